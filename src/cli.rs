@@ -1,0 +1,335 @@
+//! The `hipporag` command line: `index`, `query`, `eval`, `info`.
+//!
+//! * `hipporag index --corpus C --openie O --out I` — builds an index file (atomically).
+//! * `hipporag query I "question"` — ranks passages and prints the explanation.
+//! * `hipporag eval I --questions Q` — recall@2/@5 for HippoRAG and the dense baseline in one run.
+//! * `hipporag info I` — the header and sizes of an index.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::corpus::read_corpus;
+use crate::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder};
+use crate::eval::{evaluate, load_questions};
+use crate::graph::{BuildOptions, Progress, build_index};
+use crate::index::write_atomic;
+use crate::openie::import_openie;
+use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use crate::vectors::Quantization;
+use crate::{Error, Result};
+
+#[derive(Parser)]
+#[command(
+    name = "hipporag",
+    version,
+    about = "HippoRAG multi-hop retrieval: build indexes for the browser, query and evaluate them"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build an index file from a corpus and its OpenIE results.
+    Index(IndexArgs),
+    /// Rank passages for one question.
+    Query(QueryArgs),
+    /// Recall@k of HippoRAG and the dense baseline on a MuSiQue-format question file.
+    Eval(EvalArgs),
+    /// Print an index's header and sizes.
+    Info {
+        /// The index file.
+        index: PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct IndexArgs {
+    /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same.
+    #[arg(long)]
+    corpus: PathBuf,
+    /// OpenIE results in HippoRAG's format, aligned with the corpus.
+    #[arg(long)]
+    openie: PathBuf,
+    /// Where to write the index (replaced atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// Synonymy threshold τ on cosine.
+    #[arg(long, default_value_t = 0.8)]
+    synonymy_threshold: f32,
+    /// Most synonymy neighbours per phrase.
+    #[arg(long, default_value_t = 100)]
+    synonymy_k: usize,
+    /// Storage of the embeddings.
+    #[arg(long, value_enum, default_value_t = Quantization::Int8)]
+    quantization: Quantization,
+    /// Dimension of the built-in hashed n-gram encoder.
+    #[arg(long, default_value_t = HashedNgramEncoder::DEFAULT_DIM)]
+    dim: usize,
+    /// Also store fact (triple) embeddings (larger index; for HippoRAG 2 mode).
+    #[arg(long)]
+    fact_vectors: bool,
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    /// The index file.
+    index: PathBuf,
+    /// The question.
+    question: String,
+    /// Passages to print.
+    #[arg(long, default_value_t = 5)]
+    top_k: usize,
+    /// Retrieval mode.
+    #[arg(long, value_enum, default_value_t = Mode::HippoRag1)]
+    mode: Mode,
+    /// Query entities (repeatable); default: the built-in extractor.
+    #[arg(long = "entity")]
+    entities: Vec<String>,
+    /// Print the result as JSON (the same shape the wasm API returns).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    /// The index file.
+    index: PathBuf,
+    /// MuSiQue-format questions (`paragraphs[].is_supporting` marks gold passages).
+    #[arg(long)]
+    questions: PathBuf,
+    /// Print the table as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Entry point of the binary; returns a failure exit code with the error on stderr.
+pub fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
+        .format_target(false)
+        .format_timestamp(None)
+        .init();
+    let cli = Cli::parse();
+    let res = match cli.command {
+        Command::Index(a) => cmd_index(a),
+        Command::Query(a) => cmd_query(a),
+        Command::Eval(a) => cmd_eval(a),
+        Command::Info { index } => cmd_info(&index),
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// indicatif progress bars for [`Progress`].
+struct Bars(Mutex<Option<ProgressBar>>);
+
+impl Progress for Bars {
+    fn start(&self, stage: &str, total: u64) {
+        let bar = ProgressBar::new(total).with_message(stage.to_string());
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>18} [{bar:30}] {pos}/{len} ({per_sec}, {eta})")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        *self.0.lock().expect("progress lock") = Some(bar);
+    }
+    fn advance(&self, n: u64) {
+        if let Some(b) = &*self.0.lock().expect("progress lock") {
+            b.inc(n);
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = self.0.lock().expect("progress lock").take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// The encoder an index was built with, for encoding queries natively.
+fn encoder_for(info: &EncoderInfo) -> Result<Box<dyn Encoder>> {
+    if info.id == HASHED_NGRAM_ID {
+        return Ok(Box::new(HashedNgramEncoder::new(info.dim as usize)));
+    }
+    Err(Error::Encoder {
+        encoder: info.id.clone(),
+        message: "this build cannot run that encoder natively".into(),
+    })
+}
+
+fn load(path: &Path) -> Result<Retriever> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    Retriever::from_bytes(&bytes).map_err(|e| match e {
+        Error::Io { .. } => e,
+        other => Error::InvalidRequest(format!("{}: {other}", path.display())),
+    })
+}
+
+fn cmd_index(a: IndexArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let passages = read_corpus(&a.corpus)?;
+    let (docs, report) = import_openie(&a.openie, &passages)?;
+    log::info!("{}: {} passages", a.corpus.display(), passages.len());
+    log::info!("{}: {report}", a.openie.display());
+    let encoder = HashedNgramEncoder::new(a.dim);
+    let opts = BuildOptions {
+        synonymy_threshold: a.synonymy_threshold,
+        synonymy_k: a.synonymy_k,
+        quantization: a.quantization,
+        fact_vectors: a.fact_vectors,
+        ..Default::default()
+    };
+    let (data, build) = build_index(passages, &docs, &encoder, &opts, &Bars(Mutex::new(None)))?;
+    let bytes = data.to_bytes();
+    write_atomic(&a.out, &bytes)?;
+    let c = &build.counts;
+    log::info!(
+        "{}: {} bytes; {} phrases, {} passages, {} edges ({} triple, {} synonymy), {} facts; {} self-loop triples skipped; {:.2} s",
+        a.out.display(),
+        bytes.len(),
+        c.phrases,
+        c.passages,
+        c.edges,
+        c.triple_edges,
+        c.synonymy_edges,
+        c.facts,
+        build.self_loop_triples,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn cmd_query(a: QueryArgs) -> Result<()> {
+    let r = load(&a.index)?;
+    let encoder = encoder_for(&r.index().header.encoder)?;
+    let entities = if a.entities.is_empty() {
+        r.extract_entities(&a.question)
+    } else {
+        a.entities
+    };
+    let mut texts = vec![a.question.as_str()];
+    texts.extend(entities.iter().map(String::as_str));
+    let emb = encoder.encode(&texts)?;
+    let dim = r.index().dim();
+    let input = QueryInput {
+        entities: &entities,
+        embeddings: &emb[dim..],
+        query_embedding: Some(&emb[..dim]),
+    };
+    let t = Instant::now();
+    let res = r.retrieve(
+        &input,
+        &RetrieveOptions {
+            top_k: a.top_k,
+            mode: a.mode,
+            ..Default::default()
+        },
+    )?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&res).expect("serialisable")
+        );
+        return Ok(());
+    }
+    println!("question: {}", a.question);
+    if let Some(f) = &res.fallback {
+        println!("fallback: {f}");
+    }
+    for s in &res.seeds {
+        println!(
+            "seed: {:?} → {:?} (cosine {:.3}, specificity {:.3})",
+            s.entity, s.phrase, s.cosine, s.specificity
+        );
+    }
+    if !res.top_phrases.is_empty() {
+        let tp: Vec<String> = res
+            .top_phrases
+            .iter()
+            .take(8)
+            .map(|p| format!("{} {:.4}", p.phrase, p.ppr))
+            .collect();
+        println!("top PPR phrases: {}", tp.join(" · "));
+    }
+    for p in &res.passages {
+        let why: Vec<&str> = p.contributions.iter().map(|c| c.phrase.as_str()).collect();
+        let text: String = p.text.chars().take(160).collect();
+        println!("{:>2}. [{:.5}] {} — {text}…", p.rank, p.score, p.title);
+        if !why.is_empty() {
+            println!("      via {}", why.join(", "));
+        }
+    }
+    println!(
+        "({} mode, {} PPR iterations, {ms:.2} ms retrieval)",
+        mode_name(res.mode),
+        res.ppr_iterations
+    );
+    Ok(())
+}
+
+fn mode_name(m: Mode) -> &'static str {
+    match m {
+        Mode::HippoRag1 => "hipporag1",
+        Mode::Dense => "dense",
+    }
+}
+
+fn cmd_eval(a: EvalArgs) -> Result<()> {
+    let r = load(&a.index)?;
+    let encoder = encoder_for(&r.index().header.encoder)?;
+    let questions = load_questions(&a.questions, r.index())?;
+    let ks = [2, 5];
+    let (table, _) = evaluate(
+        &r,
+        encoder.as_ref(),
+        &questions,
+        &[Mode::Dense, Mode::HippoRag1],
+        &ks,
+    )?;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&table).expect("serialisable")
+        );
+        return Ok(());
+    }
+    println!(
+        "{}: {} questions, encoder {} (dim {}), embeddings {:?}",
+        a.questions.display(),
+        questions.len(),
+        r.index().header.encoder.id,
+        r.index().dim(),
+        r.index().header.build.quantization
+    );
+    println!("{:<10} {:>7} {:>7}  fallbacks", "mode", "R@2", "R@5");
+    for row in &table {
+        println!(
+            "{:<10} {:>7.1} {:>7.1}  {}",
+            mode_name(row.mode),
+            100.0 * row.recall[0],
+            100.0 * row.recall[1],
+            row.fallbacks
+        );
+    }
+    Ok(())
+}
+
+fn cmd_info(path: &Path) -> Result<()> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let r = Retriever::from_bytes(&bytes)?;
+    let h = &r.index().header;
+    println!("{}: {} bytes", path.display(), bytes.len());
+    println!("{}", serde_json::to_string_pretty(h).expect("serialisable"));
+    Ok(())
+}

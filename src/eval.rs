@@ -1,0 +1,195 @@
+//! Recall@k on MuSiQue-style question files (HippoRAG §4's retrieval metric).
+//!
+//! For each question, the gold passages are its `paragraphs` with `is_supporting: true`, matched
+//! to index passages by exact `(title, text)` — titles repeat in MuSiQue, so never by title alone.
+//! Recall@k is the fraction of a question's gold passages found among its top k, averaged over
+//! questions (the reference implementation's definition). Passages that occur several times in
+//! the corpus with the same title and text count as one gold passage, found if any copy is.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::encoder::Encoder;
+use crate::index::Index;
+use crate::json::read_json_lenient;
+use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use crate::{Error, Result};
+
+#[derive(Deserialize)]
+struct RawParagraph {
+    title: String,
+    #[serde(alias = "text")]
+    paragraph_text: String,
+    #[serde(default)]
+    is_supporting: bool,
+}
+
+#[derive(Deserialize)]
+struct RawQuestion {
+    #[serde(default)]
+    id: Option<String>,
+    question: String,
+    paragraphs: Vec<RawParagraph>,
+}
+
+/// A question with its gold passages resolved to index passage ids.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalQuestion {
+    /// Question id (or its position).
+    pub id: String,
+    /// The question text.
+    pub question: String,
+    /// One entry per distinct gold passage: every passage id holding that `(title, text)`.
+    pub gold: Vec<Vec<u32>>,
+}
+
+/// Reads a MuSiQue-format question file (`[{id, question, paragraphs[{title, paragraph_text,
+/// is_supporting}]}]`) and resolves gold passages against `index`.
+///
+/// # Errors
+/// [`Error::Json`] if the file is not such a list; [`Error::InvalidRequest`] naming the question
+/// and title when a gold passage is not in the index (the index was built from another corpus).
+pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
+    let raw: Vec<RawQuestion> = read_json_lenient(path)?;
+    let mut by_key: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
+    for (j, p) in index.passages.iter().enumerate() {
+        by_key
+            .entry((p.title.as_str(), p.text.as_str()))
+            .or_default()
+            .push(j as u32);
+    }
+    raw.into_iter()
+        .enumerate()
+        .map(|(qi, q)| {
+            let id = q.id.unwrap_or_else(|| qi.to_string());
+            let mut gold: Vec<Vec<u32>> = Vec::new();
+            for p in q.paragraphs.iter().filter(|p| p.is_supporting) {
+                let ids = by_key.get(&(p.title.as_str(), p.paragraph_text.as_str())).ok_or_else(|| {
+                    Error::InvalidRequest(format!(
+                        "{}: question {id}: gold passage {:?} is not in the index (built from another corpus?)",
+                        path.display(),
+                        p.title
+                    ))
+                })?;
+                if !gold.contains(ids) {
+                    gold.push(ids.clone());
+                }
+            }
+            Ok(EvalQuestion { id, question: q.question, gold })
+        })
+        .collect()
+}
+
+/// Recall of one ranking: fraction of `gold` entries with an id among `ranked[..k]`.
+pub fn recall_at(ranked: &[u32], gold: &[Vec<u32>], k: usize) -> f64 {
+    if gold.is_empty() {
+        return 0.0;
+    }
+    let top = &ranked[..k.min(ranked.len())];
+    gold.iter()
+        .filter(|g| g.iter().any(|id| top.contains(id)))
+        .count() as f64
+        / gold.len() as f64
+}
+
+/// Mean recall@k of one mode over a question set.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeRecall {
+    /// The mode evaluated.
+    pub mode: Mode,
+    /// `ks[i]` ↔ `recall[i]` (fractions in `[0, 1]`).
+    pub ks: Vec<usize>,
+    /// Mean recall at each k.
+    pub recall: Vec<f64>,
+    /// Questions answered by a fallback (e.g. no query entity → dense).
+    pub fallbacks: usize,
+}
+
+/// Per-question rankings for one mode.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionRun {
+    /// Question id.
+    pub id: String,
+    /// Query entities used.
+    pub entities: Vec<String>,
+    /// Ranked passage ids (top `max(ks)`).
+    pub ranking: Vec<u32>,
+}
+
+/// Runs every question through every mode with the given encoder and built-in entity extractor.
+///
+/// Returns the recall table (one row per mode) and the per-question rankings (per mode).
+pub fn evaluate(
+    retriever: &Retriever,
+    encoder: &dyn Encoder,
+    questions: &[EvalQuestion],
+    modes: &[Mode],
+    ks: &[usize],
+) -> Result<(Vec<ModeRecall>, Vec<Vec<QuestionRun>>)> {
+    let kmax = ks.iter().copied().max().unwrap_or(5);
+    let mut prepared = Vec::with_capacity(questions.len());
+    for q in questions {
+        let entities = retriever.extract_entities(&q.question);
+        let mut texts: Vec<&str> = vec![q.question.as_str()];
+        texts.extend(entities.iter().map(String::as_str));
+        let emb = encoder.encode(&texts)?;
+        prepared.push((entities, emb));
+    }
+    let dim = retriever.index().dim();
+    let mut table = Vec::new();
+    let mut runs = Vec::new();
+    for &mode in modes {
+        let opts = RetrieveOptions {
+            top_k: kmax,
+            mode,
+            ..Default::default()
+        };
+        let mut sums = vec![0.0; ks.len()];
+        let mut fallbacks = 0;
+        let mut mode_runs = Vec::with_capacity(questions.len());
+        for (q, (entities, emb)) in questions.iter().zip(&prepared) {
+            let input = QueryInput {
+                entities,
+                embeddings: &emb[dim..],
+                query_embedding: Some(&emb[..dim]),
+            };
+            let res = retriever.retrieve(&input, &opts)?;
+            if res.fallback.is_some() {
+                fallbacks += 1;
+            }
+            let ranking: Vec<u32> = res.passages.iter().map(|p| p.id).collect();
+            for (s, &k) in sums.iter_mut().zip(ks) {
+                *s += recall_at(&ranking, &q.gold, k);
+            }
+            mode_runs.push(QuestionRun {
+                id: q.id.clone(),
+                entities: entities.clone(),
+                ranking,
+            });
+        }
+        let n = questions.len().max(1) as f64;
+        table.push(ModeRecall {
+            mode,
+            ks: ks.to_vec(),
+            recall: sums.iter().map(|s| s / n).collect(),
+            fallbacks,
+        });
+        runs.push(mode_runs);
+    }
+    Ok((table, runs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recall_counts_each_gold_once_and_any_copy() {
+        let gold = vec![vec![3], vec![7, 9]];
+        assert_eq!(recall_at(&[1, 9, 3], &gold, 2), 0.5);
+        assert_eq!(recall_at(&[1, 9, 3], &gold, 5), 1.0);
+        assert_eq!(recall_at(&[], &gold, 5), 0.0);
+    }
+}

@@ -1,0 +1,447 @@
+//! Graph construction (HippoRAG §3.1, "offline indexing").
+//!
+//! From the OpenIE output of every passage:
+//! 1. **Phrase nodes**: the subjects and objects of the triples, normalised with
+//!    [`normalize_phrase`]; node ids follow the sorted order of the normalised strings, so the
+//!    same input always yields the same ids.
+//! 2. **Triple edges**: one undirected edge per pair of distinct phrases that share at least one
+//!    triple, weighted by the number of such triples in the whole corpus (a triple whose subject
+//!    and object normalise to the same phrase gives no edge, and is counted in the report).
+//! 3. **Synonymy edges**: every phrase is encoded; a phrase links to at most `synonymy_k` other
+//!    phrases whose cosine is ≥ τ (`synonymy_threshold`, 0.8 in the paper), weight = cosine. A
+//!    pair already joined by a triple edge keeps its triple edge. The neighbour search is exact:
+//!    blocked matrix products (`matrixmultiply::sgemm`) over row blocks in parallel (rayon).
+//! 4. **Passage-node matrix** `P` (`|N| × |P|`): entry `(i, j)` counts how often phrase `i` is the
+//!    subject or object of a triple of passage `j`; it is stored transposed (`Pᵀ`, CSR by passage).
+//! 5. **Facts** (distinct `(subject, relation, object)`), passage embeddings of
+//!    `title + "\n" + text`, and — for HippoRAG 2 mode — fact embeddings of `"subject relation object"`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use sprs::TriMatI;
+
+use crate::Result;
+use crate::encoder::Encoder;
+use crate::index::{BuildInfo, Counts, Csr, Fact, Header, IndexData, Passage, SparseMatrix};
+use crate::normalize::normalize_phrase;
+use crate::openie::OpenIeDoc;
+use crate::vectors::{Quantization, Vectors};
+
+/// Options of [`build_index`].
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Synonymy threshold τ (cosine); paper default 0.8.
+    pub synonymy_threshold: f32,
+    /// Most synonymy neighbours per phrase; default 100.
+    pub synonymy_k: usize,
+    /// Storage of every embedding matrix.
+    pub quantization: Quantization,
+    /// Also encode and store fact embeddings (needed by HippoRAG 2 mode); default off.
+    pub fact_vectors: bool,
+    /// Texts per encoder call.
+    pub batch_size: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            synonymy_threshold: 0.8,
+            synonymy_k: 100,
+            quantization: Quantization::Int8,
+            fact_vectors: false,
+            batch_size: 256,
+        }
+    }
+}
+
+/// Progress callbacks for long stages (the CLI draws them with indicatif).
+pub trait Progress: Sync {
+    /// A stage with `total` units starts.
+    fn start(&self, _stage: &str, _total: u64) {}
+    /// `n` more units are done.
+    fn advance(&self, _n: u64) {}
+    /// The current stage is finished.
+    fn finish(&self) {}
+}
+
+/// No progress output.
+impl Progress for () {}
+
+/// What the build did, for the CLI summary.
+#[derive(Debug, Clone, Default)]
+pub struct BuildReport {
+    /// Triples whose subject and object normalise to the same phrase (no edge).
+    pub self_loop_triples: usize,
+    /// Passages with no phrase node.
+    pub passages_without_phrases: usize,
+    /// Counts as written to the header.
+    pub counts: Counts,
+}
+
+/// Builds the whole index payload from passages and their aligned OpenIE output.
+///
+/// `docs[j]` must be the extraction for `passages[j]` (see [`crate::openie::import_openie`]).
+///
+/// # Errors
+/// [`crate::Error::InvalidRequest`] if `docs` and `passages` differ in length or the options are
+/// out of range; [`crate::Error::Encoder`] from the encoder.
+pub fn build_index(
+    passages: Vec<Passage>,
+    docs: &[OpenIeDoc],
+    encoder: &dyn Encoder,
+    opts: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<(IndexData, BuildReport)> {
+    if docs.len() != passages.len() {
+        return Err(crate::Error::InvalidRequest(format!(
+            "{} OpenIE docs for {} passages",
+            docs.len(),
+            passages.len()
+        )));
+    }
+    if !(opts.synonymy_threshold.is_finite() && (-1.0..=1.0).contains(&opts.synonymy_threshold)) {
+        return Err(crate::Error::InvalidRequest(format!(
+            "synonymy threshold {} is not a cosine in [-1, 1]",
+            opts.synonymy_threshold
+        )));
+    }
+    let mut report = BuildReport::default();
+    let info = encoder.info();
+    let dim = info.dim as usize;
+
+    // 1. Phrase nodes, sorted.
+    let normalized: Vec<Vec<(String, String, String)>> = docs
+        .iter()
+        .map(|d| {
+            d.extracted_triples
+                .iter()
+                .map(|[s, r, o]| {
+                    (
+                        normalize_phrase(s),
+                        r.trim().to_string(),
+                        normalize_phrase(o),
+                    )
+                })
+                .filter(|(s, _, o)| !s.is_empty() && !o.is_empty())
+                .collect()
+        })
+        .collect();
+    let phrase_set: BTreeSet<&str> = normalized
+        .iter()
+        .flatten()
+        .flat_map(|(s, _, o)| [s.as_str(), o.as_str()])
+        .collect();
+    let phrases: Vec<String> = phrase_set.iter().map(|s| s.to_string()).collect();
+    let id = |p: &str| {
+        phrases
+            .binary_search_by(|x| x.as_str().cmp(p))
+            .expect("phrase is in the table") as u32
+    };
+    let n = phrases.len();
+
+    // 2. Triple edges, facts and P.
+    let mut triple_pairs: BTreeMap<(u32, u32), f32> = BTreeMap::new();
+    let mut facts: BTreeSet<Fact> = BTreeSet::new();
+    let mut p_t = TriMatI::<f32, u32>::new((passages.len(), n));
+    for (j, triples) in normalized.iter().enumerate() {
+        let mut counts: BTreeMap<u32, f32> = BTreeMap::new();
+        for (s, r, o) in triples {
+            let (a, b) = (id(s), id(o));
+            *counts.entry(a).or_default() += 1.0;
+            *counts.entry(b).or_default() += 1.0;
+            facts.insert(Fact {
+                subject: a,
+                relation: r.clone(),
+                object: b,
+            });
+            if a == b {
+                report.self_loop_triples += 1;
+                continue;
+            }
+            *triple_pairs.entry((a.min(b), a.max(b))).or_default() += 1.0;
+        }
+        if counts.is_empty() {
+            report.passages_without_phrases += 1;
+        }
+        for (i, c) in counts {
+            p_t.add_triplet(j, i as usize, c);
+        }
+    }
+    let passage_phrases: SparseMatrix = p_t.to_csr();
+
+    // 3. Embeddings and synonymy edges.
+    let phrase_refs: Vec<&str> = phrases.iter().map(String::as_str).collect();
+    let phrase_emb = encode_all(
+        encoder,
+        &phrase_refs,
+        "encoding phrases",
+        opts.batch_size,
+        progress,
+    )?;
+    progress.start("synonymy edges", n as u64);
+    let synonyms = synonymy_pairs(
+        &phrase_emb,
+        dim,
+        opts.synonymy_threshold,
+        opts.synonymy_k,
+        progress,
+    );
+    progress.finish();
+    let mut edges: BTreeMap<(u32, u32), f32> = triple_pairs.clone();
+    let mut synonymy_edges = 0u32;
+    for ((a, b), w) in synonyms {
+        if let std::collections::btree_map::Entry::Vacant(e) = edges.entry((a, b)) {
+            e.insert(w);
+            synonymy_edges += 1;
+        }
+    }
+    let mut g = TriMatI::<f32, u32>::with_capacity((n, n), edges.len() * 2);
+    for (&(a, b), &w) in &edges {
+        g.add_triplet(a as usize, b as usize, w);
+        g.add_triplet(b as usize, a as usize, w);
+    }
+    let graph: SparseMatrix = g.to_csr();
+
+    let passage_texts: Vec<String> = passages.iter().map(Passage::indexed_text).collect();
+    let passage_refs: Vec<&str> = passage_texts.iter().map(String::as_str).collect();
+    let passage_emb = encode_all(
+        encoder,
+        &passage_refs,
+        "encoding passages",
+        opts.batch_size,
+        progress,
+    )?;
+    let facts: Vec<Fact> = facts.into_iter().collect();
+    let fact_vectors = if opts.fact_vectors {
+        let texts: Vec<String> = facts
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {} {}",
+                    phrases[f.subject as usize], f.relation, phrases[f.object as usize]
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let emb = encode_all(encoder, &refs, "encoding facts", opts.batch_size, progress)?;
+        Some(Vectors::from_f32(dim, &emb, opts.quantization))
+    } else {
+        None
+    };
+
+    let counts = Counts {
+        phrases: n as u32,
+        passages: passages.len() as u32,
+        edges: edges.len() as u32,
+        triple_edges: triple_pairs.len() as u32,
+        synonymy_edges,
+        facts: facts.len() as u32,
+    };
+    report.counts = counts.clone();
+    let data = IndexData {
+        header: Header {
+            encoder: info,
+            counts,
+            build: BuildInfo {
+                synonymy_threshold: opts.synonymy_threshold,
+                synonymy_k: opts.synonymy_k as u32,
+                quantization: opts.quantization,
+                generator: format!("hipporag-wasm {}", env!("CARGO_PKG_VERSION")),
+            },
+        },
+        phrase_vectors: Vectors::from_f32(dim, &phrase_emb, opts.quantization),
+        phrases,
+        graph: Csr::from_sprs(&graph),
+        passage_phrases: Csr::from_sprs(&passage_phrases),
+        passages,
+        passage_vectors: Vectors::from_f32(dim, &passage_emb, opts.quantization),
+        facts,
+        fact_vectors,
+    };
+    Ok((data, report))
+}
+
+/// Encodes `texts` in batches, reporting progress; returns `texts.len() × dim` f32.
+pub fn encode_all(
+    encoder: &dyn Encoder,
+    texts: &[&str],
+    stage: &str,
+    batch: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<f32>> {
+    progress.start(stage, texts.len() as u64);
+    let mut out = Vec::with_capacity(texts.len() * encoder.info().dim as usize);
+    for chunk in texts.chunks(batch.max(1)) {
+        out.extend(encoder.encode(chunk)?);
+        progress.advance(chunk.len() as u64);
+    }
+    progress.finish();
+    Ok(out)
+}
+
+/// Exact synonymy neighbours: for every row `i` of the row-major `emb` (`n × dim`), the at most
+/// `k` rows `j ≠ i` with cosine ≥ `tau`, highest first (lower `j` on ties). Returns the union of
+/// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
+///
+/// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows; row blocks
+/// run in parallel and the result does not depend on the thread count.
+pub fn synonymy_pairs(
+    emb: &[f32],
+    dim: usize,
+    tau: f32,
+    k: usize,
+    progress: &dyn Progress,
+) -> BTreeMap<(u32, u32), f32> {
+    let n = if dim == 0 { 0 } else { emb.len() / dim };
+    let mut unit = emb.to_vec();
+    for row in unit.chunks_exact_mut(dim.max(1)) {
+        let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            row.iter_mut().for_each(|x| *x /= norm);
+        }
+    }
+    const BLOCK: usize = 256;
+    let blocks: Vec<Vec<(u32, u32, f32)>> = (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map(|b| {
+            let (r0, r1) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
+            let rows = r1 - r0;
+            let mut c = vec![0f32; rows * n];
+            // C (rows × n) = A[r0..r1] (rows × dim) · Aᵀ (dim × n); all row-major.
+            unsafe {
+                matrixmultiply::sgemm(
+                    rows,
+                    dim,
+                    n,
+                    1.0,
+                    unit[r0 * dim..].as_ptr(),
+                    dim as isize,
+                    1,
+                    unit.as_ptr(),
+                    1,
+                    dim as isize,
+                    0.0,
+                    c.as_mut_ptr(),
+                    n as isize,
+                    1,
+                );
+            }
+            let mut out = Vec::new();
+            let mut cand: Vec<(u32, f32)> = Vec::new();
+            for (r, row) in c.chunks_exact(n).enumerate() {
+                let i = r0 + r;
+                cand.clear();
+                cand.extend(
+                    row.iter()
+                        .enumerate()
+                        .filter(|&(j, &s)| j != i && s >= tau)
+                        .map(|(j, &s)| (j as u32, s.min(1.0))),
+                );
+                cand.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                cand.truncate(k);
+                out.extend(cand.iter().map(|&(j, s)| (i as u32, j, s)));
+            }
+            progress.advance(rows as u64);
+            out
+        })
+        .collect();
+    let mut pairs = BTreeMap::new();
+    for (i, j, s) in blocks.into_iter().flatten() {
+        pairs.entry((i.min(j), i.max(j))).or_insert(s);
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoder::HashedNgramEncoder;
+    use crate::index::Index;
+
+    fn doc(triples: &[[&str; 3]]) -> OpenIeDoc {
+        OpenIeDoc {
+            extracted_triples: triples.iter().map(|t| t.map(String::from)).collect(),
+            ..Default::default()
+        }
+    }
+
+    fn passage(t: &str) -> Passage {
+        Passage {
+            title: t.into(),
+            text: format!("text of {t}"),
+            url: None,
+        }
+    }
+
+    #[test]
+    fn builds_nodes_edges_p_and_specificity() {
+        let docs = vec![
+            doc(&[
+                ["Alice", "works at", "Stanford"],
+                ["Alice", "studies", "Alzheimer's"],
+            ]),
+            doc(&[
+                ["Stanford", "is in", "California"],
+                ["stanford", "located in", "California"],
+            ]),
+            doc(&[["Bob", "is", "bob"]]),
+        ];
+        let passages = vec![passage("a"), passage("b"), passage("c")];
+        let opts = BuildOptions {
+            synonymy_threshold: 0.99,
+            ..Default::default()
+        };
+        let (data, report) =
+            build_index(passages, &docs, &HashedNgramEncoder::default(), &opts, &()).unwrap();
+        assert_eq!(
+            data.phrases,
+            vec!["alice", "alzheimer s", "bob", "california", "stanford"]
+        );
+        assert_eq!(report.self_loop_triples, 1);
+        assert_eq!(data.header.counts.triple_edges, 3);
+        let idx = Index::from_data(data).unwrap();
+        // Two triples join stanford and california: weight 2.
+        assert_eq!(idx.graph.get(4, 3), Some(&2.0));
+        assert_eq!(idx.graph.get(3, 4), Some(&2.0));
+        // Stanford occurs in passages 0 and 1: specificity 1/2; its count in passage 1 is 2.
+        assert_eq!(idx.specificity[4], 0.5);
+        assert_eq!(idx.passage_phrases.get(1, 4), Some(&2.0));
+        assert_eq!(idx.facts.len(), 5);
+    }
+
+    #[test]
+    fn synonymy_is_exact_topk_above_tau() {
+        let enc = HashedNgramEncoder::default();
+        let words = [
+            "stanford university",
+            "stanford univ",
+            "university of stanford",
+            "alzheimer",
+            "alzheimers",
+            "paris",
+        ];
+        let emb = enc.encode(&words).unwrap();
+        let pairs = synonymy_pairs(&emb, 384, 0.5, 100, &());
+        // Brute force.
+        let d = 384;
+        for i in 0..words.len() {
+            for j in i + 1..words.len() {
+                let c: f32 = emb[i * d..(i + 1) * d]
+                    .iter()
+                    .zip(&emb[j * d..(j + 1) * d])
+                    .map(|(a, b)| a * b)
+                    .sum();
+                assert_eq!(
+                    pairs.contains_key(&(i as u32, j as u32)),
+                    c >= 0.5,
+                    "{} ~ {}: {c}",
+                    words[i],
+                    words[j]
+                );
+            }
+        }
+        let top1 = synonymy_pairs(&emb, 384, -1.0, 1, &());
+        assert!(top1.len() <= words.len());
+    }
+}

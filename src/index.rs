@@ -1,0 +1,438 @@
+//! The index file: one postcard-encoded payload behind a fixed 24-byte prefix.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic  b"HIPPORAG"
+//!      8     4  format version, u32 little-endian (FORMAT_VERSION)
+//!     12     8  payload length in bytes, u64 little-endian
+//!     20     4  CRC-32 (IEEE) of the payload, u32 little-endian
+//!     24     …  payload: postcard encoding of IndexData
+//! ```
+//!
+//! The payload ([`IndexData`]) holds, in this order: the [`Header`] (encoder id, dimension and
+//! normalisation, counts, build parameters), the phrases (node names, sorted), their embeddings
+//! ([`Vectors`], int8 by default), the phrase graph in CSR (undirected, stored symmetric: triple
+//! edges weighted by count, synonymy edges by cosine), the passage-node matrix transposed (`Pᵀ`,
+//! passages × phrases, CSR, occurrence counts), the passages (title, text, optional URL), passage
+//! embeddings, the facts (triples as phrase ids + relation) and, when built, fact embeddings.
+//!
+//! Loading checks, in order, each with its own [`Error`]: magic ([`Error::BadMagic`]), version
+//! ([`Error::UnsupportedVersion`]), length ([`Error::Truncated`]), CRC ([`Error::Checksum`]),
+//! then decoding and every structural invariant ([`Error::InvalidIndex`] naming the field). No
+//! input makes loading panic. The same [`IndexData`] always encodes to the same bytes.
+
+use serde::{Deserialize, Serialize};
+use sprs::CsMatI;
+
+use crate::encoder::EncoderInfo;
+use crate::vectors::{Quantization, VectorIndex, Vectors};
+use crate::{Error, Result};
+
+/// The first 8 bytes of every index file.
+pub const MAGIC: &[u8; 8] = b"HIPPORAG";
+/// The payload layout this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes before the payload.
+pub const PREFIX_LEN: usize = 24;
+
+/// A sparse matrix as stored: CSR with u32 indices.
+pub type SparseMatrix = CsMatI<f32, u32>;
+
+/// One retrievable unit of text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Passage {
+    /// Title (page or article title; may be empty).
+    pub title: String,
+    /// Body text.
+    pub text: String,
+    /// Where the passage lives on a site (`/path/page.html#anchor`), when known.
+    /// (Always serialised: postcard is not self-describing, so no field may be skipped.)
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+impl Passage {
+    /// The text HippoRAG indexes and embeds: `title + "\n" + text`.
+    pub fn indexed_text(&self) -> String {
+        format!("{}\n{}", self.title, self.text)
+    }
+}
+
+/// A triple of the knowledge graph: subject and object are phrase ids.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Fact {
+    /// Subject phrase id.
+    pub subject: u32,
+    /// Relation as extracted (trimmed).
+    pub relation: String,
+    /// Object phrase id.
+    pub object: u32,
+}
+
+/// Sizes recorded in the header; loading checks the payload against them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    /// Phrase nodes `|N|`.
+    pub phrases: u32,
+    /// Passages `|P|`.
+    pub passages: u32,
+    /// Undirected edges between phrases (pairs, each stored twice in the CSR).
+    pub edges: u32,
+    /// Of `edges`, those with a triple between the two phrases.
+    pub triple_edges: u32,
+    /// Of `edges`, synonymy edges (pairs with no triple between them).
+    pub synonymy_edges: u32,
+    /// Distinct facts.
+    pub facts: u32,
+}
+
+/// Parameters the index was built with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildInfo {
+    /// Synonymy threshold τ on cosine.
+    pub synonymy_threshold: f32,
+    /// At most this many synonymy neighbours per phrase.
+    pub synonymy_k: u32,
+    /// How embeddings are stored.
+    pub quantization: Quantization,
+    /// `hipporag-wasm <version>` that wrote the file.
+    pub generator: String,
+}
+
+/// Everything the header says about the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Header {
+    /// The encoder of every stored embedding; queries must use the same one.
+    pub encoder: EncoderInfo,
+    /// Sizes.
+    pub counts: Counts,
+    /// Build parameters.
+    pub build: BuildInfo,
+}
+
+/// A CSR matrix as serialised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Csr {
+    /// Rows.
+    pub rows: u32,
+    /// Columns.
+    pub cols: u32,
+    /// Row pointers, `rows + 1` entries.
+    pub indptr: Vec<u32>,
+    /// Column of each stored value, sorted within a row.
+    pub indices: Vec<u32>,
+    /// Stored values.
+    pub data: Vec<f32>,
+}
+
+impl Csr {
+    /// Copies a sprs matrix.
+    pub fn from_sprs(m: &SparseMatrix) -> Self {
+        Self {
+            rows: m.rows() as u32,
+            cols: m.cols() as u32,
+            indptr: m.indptr().raw_storage().to_vec(),
+            indices: m.indices().to_vec(),
+            data: m.data().to_vec(),
+        }
+    }
+
+    fn into_sprs(self, field: &'static str) -> Result<SparseMatrix> {
+        if self.indptr.len() != self.rows as usize + 1 {
+            return Err(invalid(
+                field,
+                format!(
+                    "indptr has {} entries for {} rows",
+                    self.indptr.len(),
+                    self.rows
+                ),
+            ));
+        }
+        if self.data.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(invalid(field, "a value is negative or not finite".into()));
+        }
+        CsMatI::try_new(
+            (self.rows as usize, self.cols as usize),
+            self.indptr,
+            self.indices,
+            self.data,
+        )
+        .map_err(|(_, _, _, e)| invalid(field, e.to_string()))
+    }
+}
+
+/// The serialised payload (see the module docs for the layout).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexData {
+    /// Header.
+    pub header: Header,
+    /// Normalised phrase strings, sorted; a phrase's position is its node id.
+    pub phrases: Vec<String>,
+    /// Phrase embeddings, `|N| × dim`.
+    pub phrase_vectors: Vectors,
+    /// Phrase graph, `|N| × |N|`, symmetric.
+    pub graph: Csr,
+    /// `Pᵀ`: `|P| × |N|`, entry `(j, i)` = occurrences of phrase `i` in passage `j`'s triples.
+    pub passage_phrases: Csr,
+    /// Passages, in corpus order; a passage's position is its id.
+    pub passages: Vec<Passage>,
+    /// Passage embeddings (`title + "\n" + text`), `|P| × dim`.
+    pub passage_vectors: Vectors,
+    /// Distinct facts, sorted.
+    pub facts: Vec<Fact>,
+    /// Fact embeddings, `facts × dim`, when built (HippoRAG 2 mode needs them).
+    pub fact_vectors: Option<Vectors>,
+}
+
+impl IndexData {
+    /// Encodes prefix and payload. Deterministic: equal data gives equal bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = postcard::to_allocvec(self).expect("postcard encoding to a Vec cannot fail");
+        let mut out = Vec::with_capacity(PREFIX_LEN + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Checks prefix and CRC, then decodes the payload (no structural checks; see [`Index`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(Error::BadMagic {
+                found: String::from_utf8_lossy(&bytes[..bytes.len().min(8)]).into_owned(),
+            });
+        }
+        if bytes.len() < PREFIX_LEN {
+            return Err(Error::Truncated {
+                expected: PREFIX_LEN as u64,
+                found: bytes.len() as u64,
+            });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            return Err(Error::UnsupportedVersion {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let crc = u32::from_le_bytes(bytes[20..24].try_into().expect("4 bytes"));
+        let expected = (PREFIX_LEN as u64).saturating_add(len);
+        if (bytes.len() as u64) < expected {
+            return Err(Error::Truncated {
+                expected,
+                found: bytes.len() as u64,
+            });
+        }
+        if (bytes.len() as u64) > expected {
+            return Err(invalid(
+                "payload",
+                format!(
+                    "{} trailing bytes after the payload",
+                    bytes.len() as u64 - expected
+                ),
+            ));
+        }
+        let payload = &bytes[PREFIX_LEN..];
+        let found = crc32fast::hash(payload);
+        if found != crc {
+            return Err(Error::Checksum {
+                expected: crc,
+                found,
+            });
+        }
+        let (data, rest) = postcard::take_from_bytes::<IndexData>(payload)
+            .map_err(|e| invalid("payload", format!("postcard decoding failed: {e}")))?;
+        if !rest.is_empty() {
+            return Err(invalid(
+                "payload",
+                format!("{} bytes left after decoding", rest.len()),
+            ));
+        }
+        Ok(data)
+    }
+}
+
+fn invalid(field: &'static str, message: String) -> Error {
+    Error::InvalidIndex { field, message }
+}
+
+/// A loaded, validated index with the derived structures retrieval needs.
+#[derive(Debug, Clone)]
+pub struct Index {
+    /// Header as stored.
+    pub header: Header,
+    /// Phrase strings (node names), sorted.
+    pub phrases: Vec<String>,
+    /// Phrase embeddings with cached norms.
+    pub phrase_vectors: VectorIndex,
+    /// The phrase graph, symmetric CSR.
+    pub graph: SparseMatrix,
+    /// `Pᵀ`, passages × phrases.
+    pub passage_phrases: SparseMatrix,
+    /// `P`, phrases × passages (derived by transposing `Pᵀ`).
+    pub phrase_passages: SparseMatrix,
+    /// Passages.
+    pub passages: Vec<Passage>,
+    /// Passage embeddings with cached norms.
+    pub passage_vectors: VectorIndex,
+    /// Facts.
+    pub facts: Vec<Fact>,
+    /// Fact embeddings, if built.
+    pub fact_vectors: Option<VectorIndex>,
+    /// Node specificity `s_i = 1/|P_i|` (HippoRAG §3.2), `|P_i|` = passages containing phrase `i`.
+    pub specificity: Vec<f32>,
+}
+
+impl Index {
+    /// Validates and loads index bytes.
+    ///
+    /// # Errors
+    /// See the module docs: [`Error::BadMagic`], [`Error::UnsupportedVersion`],
+    /// [`Error::Truncated`], [`Error::Checksum`], [`Error::InvalidIndex`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::from_data(IndexData::from_bytes(bytes)?)
+    }
+
+    /// Validates decoded data and derives the query-time structures.
+    pub fn from_data(d: IndexData) -> Result<Self> {
+        let c = &d.header.counts;
+        let (n, np) = (d.phrases.len(), d.passages.len());
+        let dim = d.header.encoder.dim as usize;
+        if dim == 0 {
+            return Err(invalid("header.encoder.dim", "must be positive".into()));
+        }
+        if c.phrases as usize != n {
+            return Err(invalid(
+                "phrases",
+                format!("{n} phrases, the header counts {}", c.phrases),
+            ));
+        }
+        if c.passages as usize != np {
+            return Err(invalid(
+                "passages",
+                format!("{np} passages, the header counts {}", c.passages),
+            ));
+        }
+        if c.facts as usize != d.facts.len() {
+            return Err(invalid(
+                "facts",
+                format!("{} facts, the header counts {}", d.facts.len(), c.facts),
+            ));
+        }
+        d.phrase_vectors
+            .check(n, dim)
+            .map_err(|m| invalid("phrase_vectors", m))?;
+        d.passage_vectors
+            .check(np, dim)
+            .map_err(|m| invalid("passage_vectors", m))?;
+        if let Some(f) = &d.fact_vectors {
+            f.check(d.facts.len(), dim)
+                .map_err(|m| invalid("fact_vectors", m))?;
+        }
+        if d.graph.rows as usize != n || d.graph.cols as usize != n {
+            return Err(invalid(
+                "graph",
+                format!("shape {}×{}, expected {n}×{n}", d.graph.rows, d.graph.cols),
+            ));
+        }
+        if d.passage_phrases.rows as usize != np || d.passage_phrases.cols as usize != n {
+            return Err(invalid(
+                "passage_phrases",
+                format!(
+                    "shape {}×{}, expected {np}×{n}",
+                    d.passage_phrases.rows, d.passage_phrases.cols
+                ),
+            ));
+        }
+        if d.graph.data.len() != 2 * c.edges as usize {
+            return Err(invalid(
+                "graph",
+                format!(
+                    "{} stored values for {} undirected edges",
+                    d.graph.data.len(),
+                    c.edges
+                ),
+            ));
+        }
+        if let Some(f) = d
+            .facts
+            .iter()
+            .find(|f| f.subject as usize >= n || f.object as usize >= n)
+        {
+            return Err(invalid(
+                "facts",
+                format!("fact ({}, {}) names a phrase id ≥ {n}", f.subject, f.object),
+            ));
+        }
+        let graph = d.graph.into_sprs("graph")?;
+        for (w, (i, j)) in graph.iter() {
+            if i == j || graph.get(j as usize, i as usize) != Some(w) {
+                return Err(invalid(
+                    "graph",
+                    format!("edge ({i}, {j}) is a self-loop or has no equal reverse edge"),
+                ));
+            }
+        }
+        let passage_phrases = d.passage_phrases.into_sprs("passage_phrases")?;
+        let phrase_passages = passage_phrases.transpose_view().to_csr();
+        let specificity = (0..n)
+            .map(|i| {
+                let k = phrase_passages.outer_view(i).map_or(0, |r| r.nnz());
+                if k == 0 { 1.0 } else { 1.0 / k as f32 }
+            })
+            .collect();
+        Ok(Self {
+            header: d.header,
+            phrases: d.phrases,
+            phrase_vectors: VectorIndex::new(d.phrase_vectors),
+            graph,
+            passage_phrases,
+            phrase_passages,
+            passages: d.passages,
+            passage_vectors: VectorIndex::new(d.passage_vectors),
+            facts: d.facts,
+            fact_vectors: d.fact_vectors.map(VectorIndex::new),
+            specificity,
+        })
+    }
+
+    /// Embedding dimension of the index's encoder.
+    pub fn dim(&self) -> usize {
+        self.header.encoder.dim as usize
+    }
+
+    /// The id of `phrase` (already normalised), if it is a node.
+    pub fn phrase_id(&self, phrase: &str) -> Option<u32> {
+        self.phrases
+            .binary_search_by(|p| p.as_str().cmp(phrase))
+            .ok()
+            .map(|i| i as u32)
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to
+/// disk, then renamed over `path`. On any error `path` is left as it was.
+#[cfg(feature = "indexer")]
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hipporag-index-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| Error::io(tmp.path(), e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}

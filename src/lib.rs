@@ -1,0 +1,61 @@
+//! # hipporag-wasm
+//!
+//! HippoRAG multi-hop retrieval (Gutiérrez et al., NeurIPS 2024, arXiv 2405.14831) as a native
+//! indexer and a WebAssembly retriever that runs entirely in the browser.
+//!
+//! ## The data path, module by module
+//!
+//! ```text
+//!  corpus ──► openie ──► graph (+ synonymy) ──► index (postcard bytes)     [native: `hipporag index`]
+//!                                                   │
+//!                                                   ▼
+//!            query entities ──► linking ──► ppr ──► rank ──► ranked passages  [native or wasm]
+//! ```
+//!
+//! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines (indexer feature).
+//! * [`openie`] — HippoRAG's OpenIE results (named entities and triples per passage) (indexer).
+//! * [`normalize`] — the phrase normalisation shared by indexing and querying.
+//! * [`encoder`] — the [`encoder::Encoder`] trait and the download-free hashed n-gram default.
+//! * [`graph`] — phrase nodes, triple edges, synonymy edges, the passage-node matrix P (indexer).
+//! * [`vectors`] — embedding matrices, f32 or int8-quantised, and cosine search over them.
+//! * [`index`] — the index file: header, payload, validation, atomic writes.
+//! * [`query`] — the no-LLM query-entity extractor (longest phrase matches + capitalised spans).
+//! * [`linking`] — query entities → query nodes (seeds) weighted by node specificity.
+//! * [`ppr`] — personalized PageRank by power iteration on the CSR graph.
+//! * [`rank`] — passage scores `Pᵀ·ppr`, top-k and the explanation.
+//! * [`retriever`] — the public entry point tying linking, PPR and ranking together.
+//! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`), on wasm32 only.
+//! * [`eval`] — recall@k on MuSiQue-style question files (indexer).
+//! * `cli` — the `hipporag` companion binary (cli feature).
+
+pub mod encoder;
+pub mod error;
+pub mod index;
+pub mod linking;
+pub mod normalize;
+pub mod ppr;
+pub mod query;
+pub mod rank;
+pub mod retriever;
+pub mod vectors;
+
+#[cfg(feature = "indexer")]
+pub mod corpus;
+#[cfg(feature = "indexer")]
+pub mod eval;
+#[cfg(feature = "indexer")]
+pub mod graph;
+#[cfg(feature = "indexer")]
+pub mod json;
+#[cfg(feature = "indexer")]
+pub mod openie;
+
+#[cfg(feature = "cli")]
+pub mod cli;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::{Error, Result};
+pub use index::Index;
+pub use retriever::{Mode, RetrieveOptions, Retriever};

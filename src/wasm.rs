@@ -1,0 +1,202 @@
+//! The WebAssembly API (wasm32 only), generated into `pkg/` by `build.sh` with wasm-bindgen.
+//!
+//! ```ts
+//! const r = Retriever.fromBytes(new Uint8Array(await (await fetch("index.hipporag")).arrayBuffer()));
+//! const res = r.retrieve({ entities, embeddings /* Float32Array n×dim */, queryEmbedding, topK: 5 });
+//! ```
+//!
+//! Every error is thrown as a JS `Error` whose message is the Rust [`crate::Error`] text.
+
+use js_sys::{Array, Float32Array, Reflect};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::encoder::{Encoder, HashedNgramEncoder};
+use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** A retrieval request. `embeddings` holds one row per entity (row-major, entities.length × dim). */
+export interface RetrieveRequest {
+  entities: string[];
+  embeddings: Float32Array;
+  /** The whole query's embedding (dim values): dense mode and the no-entity fallback. */
+  queryEmbedding?: Float32Array;
+  topK?: number;
+  mode?: "hipporag1" | "dense";
+  damping?: number;
+  tolerance?: number;
+  maxIterations?: number;
+  topPhrases?: number;
+  contributions?: number;
+}
+export interface Seed { entity: string; phraseId: number; phrase: string; cosine: number; specificity: number; }
+export interface PhraseScore { phraseId: number; phrase: string; ppr: number; }
+export interface Contribution { phraseId: number; phrase: string; count: number; ppr: number; score: number; }
+export interface RankedPassage {
+  rank: number; id: number; title: string; text: string; url?: string; score: number;
+  contributions: Contribution[];
+}
+export interface RetrieveResult {
+  mode: "hipporag1" | "dense";
+  fallback?: string;
+  seeds: Seed[];
+  topPhrases: PhraseScore[];
+  passages: RankedPassage[];
+  pprIterations: number;
+}
+export interface IndexInfo {
+  encoder: { id: string; dim: number; normalized: boolean };
+  counts: { phrases: number; passages: number; edges: number; tripleEdges: number; synonymyEdges: number; facts: number };
+  build: { synonymyThreshold: number; synonymyK: number; quantization: "F32" | "Int8"; generator: string };
+}
+"#;
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(false))
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn field(obj: &JsValue, name: &str) -> Result<Option<JsValue>, JsError> {
+    let v = Reflect::get(obj, &JsValue::from_str(name))
+        .map_err(|_| JsError::new(&format!("request.{name}: cannot be read")))?;
+    Ok(if v.is_undefined() || v.is_null() {
+        None
+    } else {
+        Some(v)
+    })
+}
+
+fn f32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<f32>>, JsError> {
+    match field(obj, name)? {
+        None => Ok(None),
+        Some(v) if v.is_instance_of::<Float32Array>() => Ok(Some(Float32Array::from(v).to_vec())),
+        Some(v) if Array::is_array(&v) => Array::from(&v)
+            .iter()
+            .map(|x| {
+                x.as_f64()
+                    .map(|f| f as f32)
+                    .ok_or_else(|| JsError::new(&format!("request.{name}: expected numbers")))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(JsError::new(&format!(
+            "request.{name}: expected a Float32Array"
+        ))),
+    }
+}
+
+fn num_field(obj: &JsValue, name: &str) -> Result<Option<f64>, JsError> {
+    match field(obj, name)? {
+        None => Ok(None),
+        Some(v) => v
+            .as_f64()
+            .map(Some)
+            .ok_or_else(|| JsError::new(&format!("request.{name}: expected a number"))),
+    }
+}
+
+/// A loaded HippoRAG index answering queries in the browser.
+#[wasm_bindgen(js_name = Retriever)]
+pub struct WasmRetriever {
+    inner: Retriever,
+}
+
+#[wasm_bindgen(js_class = Retriever)]
+impl WasmRetriever {
+    /// Validates and loads index bytes (the file written by `hipporag index`).
+    /// Throws on bad magic, unknown version, truncation, checksum mismatch or invalid structure.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<WasmRetriever, JsError> {
+        Retriever::from_bytes(bytes)
+            .map(|inner| WasmRetriever { inner })
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The index header: encoder (id, dim, normalized), counts and build parameters.
+    #[wasm_bindgen(getter, unchecked_return_type = "IndexInfo")]
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.index().header)
+    }
+
+    /// Query entities found by the built-in no-LLM extractor (phrase matches + capitalised spans).
+    #[wasm_bindgen(js_name = extractEntities)]
+    pub fn extract_entities(&self, question: &str) -> Vec<String> {
+        self.inner.extract_entities(question)
+    }
+
+    /// Ranks passages. See `RetrieveRequest` / `RetrieveResult`.
+    #[wasm_bindgen(unchecked_return_type = "RetrieveResult")]
+    pub fn retrieve(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RetrieveRequest")] request: JsValue,
+    ) -> Result<JsValue, JsError> {
+        if !request.is_object() {
+            return Err(JsError::new("retrieve: expected a request object"));
+        }
+        let entities: Vec<String> = match field(&request, "entities")? {
+            None => Vec::new(),
+            Some(v) => serde_wasm_bindgen::from_value(v)
+                .map_err(|e| JsError::new(&format!("request.entities: {e}")))?,
+        };
+        let embeddings = f32_field(&request, "embeddings")?.unwrap_or_default();
+        let query_embedding = f32_field(&request, "queryEmbedding")?;
+        let mut opts = RetrieveOptions::default();
+        if let Some(k) = num_field(&request, "topK")? {
+            if !(k >= 1.0 && k.fract() == 0.0) {
+                return Err(JsError::new("request.topK: expected a positive integer"));
+            }
+            opts.top_k = k as usize;
+        }
+        if let Some(m) = field(&request, "mode")? {
+            opts.mode = match m.as_string().as_deref() {
+                Some("hipporag1") => Mode::HippoRag1,
+                Some("dense") => Mode::Dense,
+                _ => {
+                    return Err(JsError::new(
+                        "request.mode: expected \"hipporag1\" or \"dense\"",
+                    ));
+                }
+            };
+        }
+        if let Some(d) = num_field(&request, "damping")? {
+            opts.damping = d;
+        }
+        if let Some(t) = num_field(&request, "tolerance")? {
+            opts.tolerance = t;
+        }
+        if let Some(m) = num_field(&request, "maxIterations")? {
+            opts.max_iterations = m as u32;
+        }
+        if let Some(k) = num_field(&request, "topPhrases")? {
+            opts.top_phrases = k as usize;
+        }
+        if let Some(k) = num_field(&request, "contributions")? {
+            opts.contributions = k as usize;
+        }
+        let q = QueryInput {
+            entities: &entities,
+            embeddings: &embeddings,
+            query_embedding: query_embedding.as_deref(),
+        };
+        let res = self
+            .inner
+            .retrieve(&q, &opts)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&res)
+    }
+}
+
+/// The built-in hashed n-gram encoder (`hashed-ngram-v1`), for indexes built without a model:
+/// returns `texts.length × dim` values, row-major, identical to the native indexer's.
+#[wasm_bindgen(js_name = hashedNgramEncode)]
+pub fn hashed_ngram_encode(texts: Vec<String>, dim: usize) -> Result<Float32Array, JsError> {
+    if dim == 0 {
+        return Err(JsError::new("hashedNgramEncode: dim must be positive"));
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let v = HashedNgramEncoder::new(dim)
+        .encode(&refs)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(Float32Array::from(v.as_slice()))
+}
