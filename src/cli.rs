@@ -191,6 +191,9 @@ fn cmd_index(a: IndexArgs) -> Result<()> {
     };
     let (data, build) = build_index(passages, &docs, &encoder, &opts, &Bars(Mutex::new(None)))?;
     let bytes = data.to_bytes();
+    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
     write_atomic(&a.out, &bytes)?;
     let c = &build.counts;
     log::info!(

@@ -8,11 +8,20 @@
 //!    triple, weighted by the number of such triples in the whole corpus (a triple whose subject
 //!    and object normalise to the same phrase gives no edge, and is counted in the report).
 //! 3. **Synonymy edges**: every phrase is encoded; a phrase links to at most `synonymy_k` other
-//!    phrases whose cosine is ≥ τ (`synonymy_threshold`, 0.8 in the paper), weight = cosine. A
-//!    pair already joined by a triple edge keeps its triple edge. The neighbour search is exact:
+//!    phrases whose cosine is ≥ τ (`synonymy_threshold`, 0.8 in the paper), weight = cosine.
+//!    As in the reference, a phrase with at most 2 letters or digits seeks no synonyms (it can
+//!    still be chosen by a longer phrase). A pair already joined by a triple edge keeps its
+//!    triple edge (the reference overwrites the count with the cosine; we keep the stronger
+//!    evidence that an extracted relation is).
+//!    Note: HippoRAG's igraph graph holds each triple edge twice (h→t and t→h in an undirected
+//!    graph), doubling triple weights relative to synonymy weights; we store one undirected
+//!    edge weighted by the count, as the paper describes. The neighbour search is exact:
 //!    blocked matrix products (`matrixmultiply::sgemm`) over row blocks in parallel (rayon).
-//! 4. **Passage-node matrix** `P` (`|N| × |P|`): entry `(i, j)` counts how often phrase `i` is the
-//!    subject or object of a triple of passage `j`; it is stored transposed (`Pᵀ`, CSR by passage).
+//! 4. **Passage-node matrix** `P` (`|N| × |P|`): entry `(i, j)` counts the distinct triples of
+//!    passage `j` that have phrase `i` as subject or object; it is stored transposed (`Pᵀ`, CSR by
+//!    passage). With it `Pᵀ·ppr` equals the reference's passage score, the sum over a passage's
+//!    unique triples of `ppr[subject] + ppr[object]` (before its min-max scaling, which does not
+//!    change the ranking). Node specificity counts the passages with a non-zero entry.
 //! 5. **Facts** (distinct `(subject, relation, object)`), passage embeddings of
 //!    `title + "\n" + text`, and — for HippoRAG 2 mode — fact embeddings of `"subject relation object"`.
 
@@ -146,7 +155,8 @@ pub fn build_index(
     let mut p_t = TriMatI::<f32, u32>::new((passages.len(), n));
     for (j, triples) in normalized.iter().enumerate() {
         let mut counts: BTreeMap<u32, f32> = BTreeMap::new();
-        for (s, r, o) in triples {
+        let distinct: BTreeSet<&(String, String, String)> = triples.iter().collect();
+        for (s, r, o) in distinct {
             let (a, b) = (id(s), id(o));
             *counts.entry(a).or_default() += 1.0;
             *counts.entry(b).or_default() += 1.0;
@@ -180,8 +190,14 @@ pub fn build_index(
         progress,
     )?;
     progress.start("synonymy edges", n as u64);
+    // As in the reference, phrases with at most 2 letters or digits seek no synonyms.
+    let seeks: Vec<bool> = phrases
+        .iter()
+        .map(|p| p.chars().filter(|c| c.is_alphanumeric()).count() > 2)
+        .collect();
     let synonyms = synonymy_pairs(
         &phrase_emb,
+        &seeks,
         dim,
         opts.synonymy_threshold,
         opts.synonymy_k,
@@ -285,15 +301,18 @@ pub fn encode_all(
 /// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
 ///
 /// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows; row blocks
-/// run in parallel and the result does not depend on the thread count.
+/// run in parallel and the result does not depend on the thread count. Rows whose
+/// `seeks_synonyms` flag is false get no neighbours of their own.
 pub fn synonymy_pairs(
     emb: &[f32],
+    seeks_synonyms: &[bool],
     dim: usize,
     tau: f32,
     k: usize,
     progress: &dyn Progress,
 ) -> BTreeMap<(u32, u32), f32> {
-    let n = if dim == 0 { 0 } else { emb.len() / dim };
+    let n = emb.len().checked_div(dim).unwrap_or(0);
+    assert_eq!(seeks_synonyms.len(), n, "one flag per row");
     let mut unit = emb.to_vec();
     for row in unit.chunks_exact_mut(dim.max(1)) {
         let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -332,6 +351,9 @@ pub fn synonymy_pairs(
             for (r, row) in c.chunks_exact(n).enumerate() {
                 let i = r0 + r;
                 cand.clear();
+                if !seeks_synonyms[i] {
+                    continue;
+                }
                 cand.extend(
                     row.iter()
                         .enumerate()
@@ -422,7 +444,7 @@ mod tests {
             "paris",
         ];
         let emb = enc.encode(&words).unwrap();
-        let pairs = synonymy_pairs(&emb, 384, 0.5, 100, &());
+        let pairs = synonymy_pairs(&emb, &[true; 6], 384, 0.5, 100, &());
         // Brute force.
         let d = 384;
         for i in 0..words.len() {
@@ -441,7 +463,7 @@ mod tests {
                 );
             }
         }
-        let top1 = synonymy_pairs(&emb, 384, -1.0, 1, &());
+        let top1 = synonymy_pairs(&emb, &[true; 6], 384, -1.0, 1, &());
         assert!(top1.len() <= words.len());
     }
 }

@@ -88,7 +88,8 @@ fn musique_index_is_deterministic_ranks_multi_hop_and_writes_wasm_fixtures() {
                 "question": q.question,
                 "entities": run.entities,
                 "ids": res.passages.iter().map(|p| p.id).collect::<Vec<_>>(),
-                "scores": res.passages.iter().map(|p| p.score).collect::<Vec<_>>(),
+                // Bit patterns: the comparison in wasm is exact, with no decimal round trip.
+                "score_bits": res.passages.iter().map(|p| p.score.to_bits()).collect::<Vec<_>>(),
                 "gold": q.gold,
             })
         })

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# hipporag-wasm build script.
+#
+#   ./build.sh demo    set up everything, build native + wasm, index musique_train, print the
+#                      recall table and answer a sample question (the main job)
+#   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, wasm tests in
+#                      Node, JS wrapper tests in Node
+#   ./build.sh setup   install the toolchain pieces (wasm32 target, wasm-bindgen-cli at the
+#                      Cargo.lock version)
+#   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
+#   ./build.sh bench   criterion (native) and the Node harness (wasm) for retrieve()
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+DATA=${HIPPORAG_DATA:-$ROOT/../shared/data}
+OUT=$ROOT/out
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock
+}
+
+setup() {
+  rustup target add wasm32-unknown-unknown >/dev/null
+  [ -f Cargo.lock ] || cargo generate-lockfile
+  local want; want=$(wasm_bindgen_version)
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+    echo "installing wasm-bindgen-cli $want (takes several minutes)"
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+  command -v node >/dev/null || { echo "error: node (>= 18) is required for the wasm tests" >&2; exit 1; }
+}
+
+build_native() {
+  cargo build --release --bin hipporag
+}
+
+build_wasm() {
+  cargo build --lib --target wasm32-unknown-unknown --no-default-features --profile wasm-release
+  rm -rf pkg && mkdir -p pkg
+  wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-release/hipporag_wasm.wasm
+  if command -v wasm-opt >/dev/null; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+      pkg/hipporag_wasm_bg.wasm -o pkg/hipporag_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised module"
+  fi
+  cp www/hipporag.js pkg/hipporag.js
+  local version; version=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)
+  cat > pkg/package.json <<JSON
+{
+  "name": "hipporag-wasm",
+  "version": "$version",
+  "description": "HippoRAG multi-hop retrieval in the browser (WebAssembly)",
+  "type": "module",
+  "main": "hipporag.js",
+  "types": "hipporag_wasm.d.ts",
+  "files": ["hipporag.js", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts"],
+  "sideEffects": false,
+  "license": "MIT OR Apache-2.0"
+}
+JSON
+  echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
+}
+
+musique_index() {
+  mkdir -p "$OUT"
+  ./target/release/hipporag index \
+    --corpus "$DATA/musique_train/musique_train_corpus.json" \
+    --openie "$DATA/musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json" \
+    --out "$OUT/musique_train.hipporag"
+}
+
+demo() {
+  setup
+  build_native
+  build_wasm
+  musique_index
+  ./target/release/hipporag eval "$OUT/musique_train.hipporag" --questions "$DATA/musique_train/musique_train.json"
+  ./target/release/hipporag query "$OUT/musique_train.hipporag" \
+    "Who was the first president of the association which published Journal of Psychotherapy Integration?"
+}
+
+wasm_test() {
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --release --target wasm32-unknown-unknown --no-default-features --test wasm
+}
+
+run_tests() {
+  setup
+  cargo fmt --all -- --check
+  cargo clippy --all-targets -- -D warnings
+  cargo clippy --lib --tests --target wasm32-unknown-unknown --no-default-features -- -D warnings
+  # Native tests (they also write target/fixtures/ for the wasm tests).
+  cargo test --release
+  wasm_test
+  build_native
+  build_wasm
+  musique_index
+  node --test tests/js/
+}
+
+bench() {
+  setup
+  build_native
+  build_wasm
+  musique_index
+  cargo bench --bench retrieve
+  node tests/js/bench.mjs "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
+}
+
+case "${1:-}" in
+  demo) demo ;;
+  test) run_tests ;;
+  setup) setup ;;
+  build) setup; build_native; build_wasm ;;
+  bench) bench ;;
+  *) sed -n '2,13p' "$0"; exit 2 ;;
+esac

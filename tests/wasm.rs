@@ -1,0 +1,175 @@
+//! The wasm side of the end-to-end test (runs under `wasm-bindgen-test-runner` in Node).
+//!
+//! It loads the very index bytes that `tests/musique_e2e.rs` built natively
+//! (`target/fixtures/musique.idx`), extracts entities and encodes them in wasm, and must return
+//! exactly the native rankings and scores for all 100 MuSiQue questions. It also drives the
+//! JS-facing API (`Retriever.fromBytes`, `retrieve` with a plain object and Float32Arrays) and
+//! checks that corrupt bytes throw JS `Error`s with clear messages.
+#![cfg(target_arch = "wasm32")]
+
+use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::retriever::{QueryInput, RetrieveOptions, Retriever};
+use hipporag_wasm::wasm::WasmRetriever;
+use js_sys::{Array, Float32Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+static INDEX: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/target/fixtures/musique.idx"
+));
+static EXPECTED: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/target/fixtures/musique_expected.json"
+));
+
+#[wasm_bindgen_test]
+fn wasm_ranks_all_100_questions_exactly_as_native() {
+    let r = Retriever::from_bytes(INDEX).unwrap();
+    let enc = HashedNgramEncoder::default();
+    let dim = r.index().dim();
+    let expected: Vec<serde_json::Value> = serde_json::from_str(EXPECTED).unwrap();
+    assert_eq!(expected.len(), 100);
+    let mut hits = 0;
+    for e in &expected {
+        let question = e["question"].as_str().unwrap();
+        let entities = r.extract_entities(question);
+        let want: Vec<String> = serde_json::from_value(e["entities"].clone()).unwrap();
+        assert_eq!(entities, want, "entities of {question:?}");
+        let mut texts = vec![question];
+        texts.extend(entities.iter().map(String::as_str));
+        let emb = enc.encode(&texts).unwrap();
+        let q = QueryInput {
+            entities: &entities,
+            embeddings: &emb[dim..],
+            query_embedding: Some(&emb[..dim]),
+        };
+        let res = r
+            .retrieve(
+                &q,
+                &RetrieveOptions {
+                    top_k: 10,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        let ids: Vec<u64> = res.passages.iter().map(|p| u64::from(p.id)).collect();
+        let want_ids: Vec<u64> = serde_json::from_value(e["ids"].clone()).unwrap();
+        assert_eq!(ids, want_ids, "ranking of {question:?}");
+        let scores: Vec<u64> = res.passages.iter().map(|p| p.score.to_bits()).collect();
+        let want_scores: Vec<u64> = serde_json::from_value(e["score_bits"].clone()).unwrap();
+        assert_eq!(
+            scores, want_scores,
+            "scores of {question:?} (bit-identical f64)"
+        );
+        let gold: Vec<Vec<u64>> = serde_json::from_value(e["gold"].clone()).unwrap();
+        hits += gold
+            .iter()
+            .filter(|g| g.iter().any(|id| ids[..5].contains(id)))
+            .count();
+    }
+    assert!(
+        hits > 100,
+        "gold passages in the top 5 over 100 questions: {hits}"
+    );
+}
+
+fn error_message(v: JsValue) -> String {
+    v.dyn_into::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn js_api_round_trip_and_errors() {
+    let r = WasmRetriever::from_bytes(INDEX)
+        .map_err(JsValue::from)
+        .unwrap();
+    let info = r.info().map_err(JsValue::from).unwrap();
+    let enc = Reflect::get(&info, &"encoder".into()).unwrap();
+    assert_eq!(
+        Reflect::get(&enc, &"id".into())
+            .unwrap()
+            .as_string()
+            .unwrap(),
+        "hashed-ngram-v1"
+    );
+
+    let question = "Who was the first president of the association which published Journal of Psychotherapy Integration?";
+    let entities = r.extract_entities(question);
+    let mut texts = vec![question.to_string()];
+    texts.extend(entities.iter().cloned());
+    let emb = hipporag_wasm::wasm::hashed_ngram_encode(texts, 384)
+        .map_err(JsValue::from)
+        .unwrap();
+    let dim = 384u32;
+    let req = Object::new();
+    let arr = Array::new();
+    for e in &entities {
+        arr.push(&JsValue::from_str(e));
+    }
+    Reflect::set(&req, &"entities".into(), &arr).unwrap();
+    Reflect::set(&req, &"embeddings".into(), &emb.subarray(dim, emb.length())).unwrap();
+    Reflect::set(&req, &"queryEmbedding".into(), &emb.subarray(0, dim)).unwrap();
+    Reflect::set(&req, &"topK".into(), &JsValue::from(3)).unwrap();
+    let res = r
+        .retrieve(req.clone().into())
+        .map_err(JsValue::from)
+        .unwrap();
+    let passages = Array::from(&Reflect::get(&res, &"passages".into()).unwrap());
+    assert_eq!(passages.length(), 3);
+    let titles: Vec<String> = passages
+        .iter()
+        .map(|p| {
+            Reflect::get(&p, &"title".into())
+                .unwrap()
+                .as_string()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        titles.contains(&"Journal of Psychotherapy Integration".to_string()),
+        "{titles:?}"
+    );
+    let seeds = Array::from(&Reflect::get(&res, &"seeds".into()).unwrap());
+    assert!(seeds.length() >= 1);
+
+    // Wrong dimension → a JS Error naming the encoder.
+    Reflect::set(
+        &req,
+        &"embeddings".into(),
+        &Float32Array::new_with_length(7),
+    )
+    .unwrap();
+    let msg = error_message(r.retrieve(req.into()).map_err(JsValue::from).err().unwrap());
+    assert!(
+        msg.contains("hashed-ngram-v1") && msg.contains("got 7"),
+        "{msg}"
+    );
+
+    // Corrupt bytes → distinct JS Errors.
+    let msg = error_message(
+        WasmRetriever::from_bytes(b"<!DOCTYPE html>")
+            .map_err(JsValue::from)
+            .err()
+            .unwrap(),
+    );
+    assert!(msg.contains("not a hipporag index"), "{msg}");
+    let msg = error_message(
+        WasmRetriever::from_bytes(&INDEX[..INDEX.len() / 2])
+            .map_err(JsValue::from)
+            .err()
+            .unwrap(),
+    );
+    assert!(msg.contains("truncated"), "{msg}");
+    let mut flipped = INDEX.to_vec();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 1;
+    let msg = error_message(
+        WasmRetriever::from_bytes(&flipped)
+            .map_err(JsValue::from)
+            .err()
+            .unwrap(),
+    );
+    assert!(msg.contains("corrupt"), "{msg}");
+}
