@@ -88,7 +88,7 @@ run_tests() {
   setup
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
-  cargo clippy --lib --tests --target wasm32-unknown-unknown --no-default-features -- -D warnings
+  cargo clippy --lib --test wasm --target wasm32-unknown-unknown --no-default-features -- -D warnings
   # Native tests (they also write target/fixtures/ for the wasm tests).
   cargo test --release
   wasm_test
