@@ -66,7 +66,7 @@ musique_index() {
   ./target/release/hipporag index \
     --corpus "$DATA/musique_train/musique_train_corpus.json" \
     --openie "$DATA/musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json" \
-    --out "$OUT/musique_train.hipporag"
+    --out "$OUT/musique_train.hipporag" --fact-vectors
 }
 
 demo() {

@@ -46,6 +46,7 @@ fn bench(c: &mut Criterion) {
                     entities: ents,
                     embeddings: &e[dim..],
                     query_embedding: Some(&e[..dim]),
+                    fact_ids: None,
                 };
                 r.retrieve(&q, &opts).unwrap()
             })

@@ -228,6 +228,7 @@ fn cmd_query(a: QueryArgs) -> Result<()> {
         entities: &entities,
         embeddings: &emb[dim..],
         query_embedding: Some(&emb[..dim]),
+        fact_ids: None,
     };
     let t = Instant::now();
     let res = r.retrieve(
@@ -284,6 +285,7 @@ fn cmd_query(a: QueryArgs) -> Result<()> {
 fn mode_name(m: Mode) -> &'static str {
     match m {
         Mode::HippoRag1 => "hipporag1",
+        Mode::HippoRag2 => "hipporag2",
         Mode::Dense => "dense",
     }
 }
@@ -293,13 +295,12 @@ fn cmd_eval(a: EvalArgs) -> Result<()> {
     let encoder = encoder_for(&r.index().header.encoder)?;
     let questions = load_questions(&a.questions, r.index())?;
     let ks = [2, 5];
-    let (table, _) = evaluate(
-        &r,
-        encoder.as_ref(),
-        &questions,
-        &[Mode::Dense, Mode::HippoRag1],
-        &ks,
-    )?;
+    // HippoRAG 2 mode needs fact embeddings (`hipporag index --fact-vectors`).
+    let mut modes = vec![Mode::Dense, Mode::HippoRag1];
+    if r.index().fact_vectors.is_some() {
+        modes.push(Mode::HippoRag2);
+    }
+    let (table, _) = evaluate(&r, encoder.as_ref(), &questions, &modes, &ks)?;
     if a.json {
         println!(
             "{}",

@@ -154,6 +154,7 @@ pub fn evaluate(
                 entities,
                 embeddings: &emb[dim..],
                 query_embedding: Some(&emb[..dim]),
+                fact_ids: None,
             };
             let res = retriever.retrieve(&input, &opts)?;
             if res.fallback.is_some() {

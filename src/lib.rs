@@ -20,7 +20,9 @@
 //! * [`vectors`] — embedding matrices, f32 or int8-quantised, and cosine search over them.
 //! * [`index`] — the index file: header, payload, validation, atomic writes.
 //! * [`query`] — the no-LLM query-entity extractor (longest phrase matches + capitalised spans).
-//! * [`linking`] — query entities → query nodes (seeds) weighted by node specificity.
+//! * [`linking`] — query entities → query nodes (seeds) weighted by node specificity; HippoRAG 2's
+//!   query-to-triple linking.
+//! * [`passage_graph`] — HippoRAG 2's graph: phrase nodes plus passage nodes.
 //! * [`ppr`] — personalized PageRank by power iteration on the CSR graph.
 //! * [`rank`] — passage scores `Pᵀ·ppr`, top-k and the explanation.
 //! * [`retriever`] — the public entry point tying linking, PPR and ranking together.
@@ -33,6 +35,7 @@ pub mod error;
 pub mod index;
 pub mod linking;
 pub mod normalize;
+pub mod passage_graph;
 pub mod ppr;
 pub mod query;
 pub mod rank;

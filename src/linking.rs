@@ -24,8 +24,10 @@ pub struct Seed {
     pub phrase: String,
     /// Cosine between the entity and phrase embeddings.
     pub cosine: f32,
-    /// Node specificity `1/|P_i|` of the phrase: its reset weight.
+    /// Node specificity `1/|P_i|` of the phrase.
     pub specificity: f32,
+    /// Reset weight in PPR (HippoRAG 1: the specificity; HippoRAG 2: see [`fact_seeds`]).
+    pub weight: f64,
 }
 
 /// Checks that `values` holds `rows × dim` floats for the index's encoder.
@@ -70,16 +72,121 @@ pub fn link_entities(index: &Index, entities: &[String], embeddings: &[f32]) -> 
                 phrase: index.phrases[i].clone(),
                 cosine,
                 specificity: index.specificity[i],
+                weight: f64::from(index.specificity[i]),
             })
         })
         .collect())
 }
 
-/// The PPR reset vector over phrase nodes: `reset[i] = s_i` for every seed `i`, 0 elsewhere.
-pub fn reset_vector(index: &Index, seeds: &[Seed]) -> Vec<f64> {
-    let mut r = vec![0.0; index.phrases.len()];
+/// The PPR reset vector over `nodes` nodes (phrase nodes first): `reset[i] = weight` of the seed
+/// on phrase `i`, 0 elsewhere (a second seed on the same phrase overwrites, as in the reference).
+pub fn reset_vector(nodes: usize, seeds: &[Seed]) -> Vec<f64> {
+    let mut r = vec![0.0; nodes];
     for s in seeds {
-        r[s.phrase_id as usize] = f64::from(s.specificity);
+        r[s.phrase_id as usize] = s.weight;
     }
     r
+}
+
+/// A fact (triple) linked to the query by HippoRAG 2's query-to-triple linking.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkedFact {
+    /// Fact id (position in the index's fact list).
+    pub fact_id: u32,
+    /// Subject phrase.
+    pub subject: String,
+    /// Relation.
+    pub relation: String,
+    /// Object phrase.
+    pub object: String,
+    /// Cosine between the query and fact embeddings.
+    pub cosine: f32,
+    /// Cosine min-max normalised over all facts of the index (the reference's fact score).
+    pub score: f32,
+}
+
+/// Query-to-triple linking (HippoRAG 2, `get_fact_scores` + top `linking_top_k`): the `k` facts
+/// whose embeddings have the highest cosine with `query_embedding` (`dim` values), with scores
+/// min-max normalised over every fact (all 1 when every cosine is equal). Ties → lower fact id.
+///
+/// # Errors
+/// [`Error::DimensionMismatch`] for a wrong-sized query; [`Error::InvalidRequest`] when the index
+/// was built without fact embeddings (`hipporag index --fact-vectors`).
+pub fn link_facts(index: &Index, query_embedding: &[f32], k: usize) -> Result<Vec<LinkedFact>> {
+    check_dims(index, "queryEmbedding", query_embedding.len(), 1)?;
+    let fv = index.fact_vectors.as_ref().ok_or_else(|| {
+        Error::InvalidRequest("this index has no fact embeddings (HippoRAG 2 mode): rebuild it with `hipporag index --fact-vectors`".into())
+    })?;
+    let mut cos = Vec::with_capacity(fv.rows());
+    fv.cosine_all(query_embedding, &mut cos);
+    let (lo, hi) = cos
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &c| {
+            (lo.min(c), hi.max(c))
+        });
+    let scores: Vec<f64> = cos.iter().map(|&c| f64::from(c)).collect();
+    Ok(crate::rank::top_k(&scores, k)
+        .into_iter()
+        .map(|(f, _)| {
+            let fact = &index.facts[f];
+            let c = cos[f];
+            LinkedFact {
+                fact_id: f as u32,
+                subject: index.phrases[fact.subject as usize].clone(),
+                relation: fact.relation.clone(),
+                object: index.phrases[fact.object as usize].clone(),
+                cosine: c,
+                score: if hi > lo { (c - lo) / (hi - lo) } else { 1.0 },
+            }
+        })
+        .collect())
+}
+
+/// Seed phrases from linked facts (HippoRAG 2, `graph_search_with_fact_entities`, current
+/// reference): each fact's subject and object receive `score / |P_i|` (the fact score scaled by
+/// node specificity); a phrase's weight is the mean over the linked facts that contain it; only
+/// the `keep` highest-weighted phrases stay (reference: `linking_top_k` = 5). Seed fields:
+/// `entity` is the best linked fact containing the phrase, `cosine` that fact's query cosine,
+/// `specificity` the phrase's `1/|P_i|`, `weight` its reset weight.
+pub fn fact_seeds(index: &Index, facts: &[LinkedFact], keep: usize) -> Vec<Seed> {
+    // phrase id → (sum of contributions, number of facts, best fact index)
+    let mut acc: std::collections::BTreeMap<u32, (f64, u32, usize)> =
+        std::collections::BTreeMap::new();
+    for (k, lf) in facts.iter().enumerate() {
+        let fact = &index.facts[lf.fact_id as usize];
+        let mut ends = vec![fact.subject];
+        if fact.object != fact.subject {
+            ends.push(fact.object);
+        }
+        for p in ends {
+            let e = acc.entry(p).or_insert((0.0, 0, k));
+            e.0 += f64::from(lf.score) * f64::from(index.specificity[p as usize]);
+            e.1 += 1;
+            if facts[e.2].score < lf.score {
+                e.2 = k;
+            }
+        }
+    }
+    let mut seeds: Vec<Seed> = acc
+        .into_iter()
+        .map(|(p, (sum, count, best))| {
+            let f = &facts[best];
+            Seed {
+                entity: format!("({}, {}, {})", f.subject, f.relation, f.object),
+                phrase_id: p,
+                phrase: index.phrases[p as usize].clone(),
+                cosine: f.cosine,
+                specificity: index.specificity[p as usize],
+                weight: sum / f64::from(count),
+            }
+        })
+        .collect();
+    seeds.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then(a.phrase_id.cmp(&b.phrase_id))
+    });
+    seeds.truncate(keep);
+    seeds
 }

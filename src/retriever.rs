@@ -3,17 +3,29 @@
 //! Modes ([`Mode`]):
 //! * `hipporag1` — HippoRAG §3.2: query entities → seeds (nearest phrase nodes) weighted by node
 //!   specificity → personalized PageRank over the phrase graph → passages ranked by `Pᵀ·ppr`.
+//! * `hipporag2` — HippoRAG 2 (arXiv 2502.14802) without its LLM filter: the query embedding →
+//!   top `linking_top_k` facts by cosine ([`link_facts`]) → seed phrases weighted by fact score ×
+//!   node specificity, top `linking_top_k` kept ([`fact_seeds`]) → plus every passage node
+//!   weighted by its min-max-normalised dense score × `passage_node_weight` (0.05) → PPR over
+//!   phrase and passage nodes ([`crate::passage_graph`]) → passages ranked by their own PPR
+//!   probability. A caller with an LLM may pass the facts that survive its recognition-memory
+//!   filter ([`QueryInput::fact_ids`]); the reference's defaults are `linking_top_k` = 5,
+//!   passage node weight 0.05, damping 0.5.
 //! * `dense` — cosine of the query embedding with each passage embedding (the dense baseline).
 //!
 //! **Fallback.** A `hipporag1` query with no query entity (the caller's NER and the built-in
-//! extractor found none) is answered by dense ranking when a query embedding is given, and
-//! [`RetrieveResult::fallback`] says so; without a query embedding it is an error. The ranking is
-//! never a uniform PPR over all nodes.
+//! extractor found none), or a `hipporag2` query with no fact left (as the reference does), is
+//! answered by dense ranking when a query embedding is given, and [`RetrieveResult::fallback`]
+//! says so; without a query embedding it is an error. The ranking is never a uniform PPR over
+//! all nodes.
 
 use serde::{Deserialize, Serialize};
 
 use crate::index::Index;
-use crate::linking::{Seed, check_dims, link_entities, reset_vector};
+use crate::index::SparseMatrix;
+use crate::linking::{
+    LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
+};
 use crate::ppr::{PprOptions, inverse_degrees, personalized_pagerank};
 use crate::rank::{PhraseScore, RankedPassage, passage_scores, ranked, top_k, top_phrases};
 use crate::{Error, Result};
@@ -27,6 +39,10 @@ pub enum Mode {
     #[serde(rename = "hipporag1")]
     #[cfg_attr(feature = "cli", value(name = "hipporag1"))]
     HippoRag1,
+    /// HippoRAG 2: query-to-triple linking, passage nodes in the graph, PPR ranking of passages.
+    #[serde(rename = "hipporag2")]
+    #[cfg_attr(feature = "cli", value(name = "hipporag2"))]
+    HippoRag2,
     /// Dense retrieval: query–passage cosine.
     #[serde(rename = "dense")]
     #[cfg_attr(feature = "cli", value(name = "dense"))]
@@ -51,6 +67,10 @@ pub struct RetrieveOptions {
     pub top_phrases: usize,
     /// Contributing phrases reported per passage.
     pub contributions: usize,
+    /// HippoRAG 2: facts linked to the query, and seed phrases kept (reference: 5).
+    pub linking_top_k: usize,
+    /// HippoRAG 2: reset weight scale of passage nodes (reference: 0.05).
+    pub passage_node_weight: f64,
 }
 
 impl Default for RetrieveOptions {
@@ -64,6 +84,8 @@ impl Default for RetrieveOptions {
             max_iterations: ppr.max_iterations,
             top_phrases: 10,
             contributions: 5,
+            linking_top_k: 5,
+            passage_node_weight: 0.05,
         }
     }
 }
@@ -75,8 +97,11 @@ pub struct QueryInput<'a> {
     pub entities: &'a [String],
     /// Their embeddings, row-major `entities.len() × dim`.
     pub embeddings: &'a [f32],
-    /// The whole query's embedding (`dim` values): dense mode and the no-entity fallback.
+    /// The whole query's embedding (`dim` values): HippoRAG 2, dense mode and the fallback.
     pub query_embedding: Option<&'a [f32]>,
+    /// HippoRAG 2: the fact ids kept by a recognition-memory filter (e.g. an LLM), chosen from
+    /// [`Retriever::link_facts`]; `None` keeps the top `linking_top_k` facts unfiltered.
+    pub fact_ids: Option<&'a [u32]>,
 }
 
 /// A ranking with its explanation.
@@ -88,7 +113,9 @@ pub struct RetrieveResult {
     /// Why the requested mode was not used, when it was not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
-    /// Query entities → seed phrases (cosine, specificity).
+    /// HippoRAG 2: the facts linked to the query (after the filter, if any).
+    pub facts: Vec<LinkedFact>,
+    /// Query entities (HippoRAG 2: facts) → seed phrases (cosine, specificity, reset weight).
     pub seeds: Vec<Seed>,
     /// The phrases with the highest PPR probability.
     pub top_phrases: Vec<PhraseScore>,
@@ -103,6 +130,8 @@ pub struct RetrieveResult {
 pub struct Retriever {
     index: Index,
     inv_degree: Vec<f64>,
+    /// HippoRAG 2's phrase + passage graph and its inverse degrees, when the index has facts.
+    passage_graph: Option<(SparseMatrix, Vec<f64>)>,
 }
 
 impl Retriever {
@@ -114,7 +143,16 @@ impl Retriever {
     /// Wraps a loaded index.
     pub fn from_index(index: Index) -> Self {
         let inv_degree = inverse_degrees(&index.graph);
-        Self { index, inv_degree }
+        let passage_graph = index.fact_vectors.as_ref().map(|_| {
+            let g = crate::passage_graph::build(&index);
+            let inv = inverse_degrees(&g);
+            (g, inv)
+        });
+        Self {
+            index,
+            inv_degree,
+            passage_graph,
+        }
     }
 
     /// The index.
@@ -151,7 +189,7 @@ impl Retriever {
                         Some("no query entity: ranked by dense retrieval".into()),
                     );
                 }
-                let reset = reset_vector(&self.index, &seeds);
+                let reset = reset_vector(self.index.phrases.len(), &seeds);
                 let ppr = personalized_pagerank(
                     &self.index.graph,
                     &self.inv_degree,
@@ -163,13 +201,82 @@ impl Retriever {
                 Ok(RetrieveResult {
                     mode: Mode::HippoRag1,
                     fallback: None,
+                    facts: Vec::new(),
                     seeds,
                     top_phrases: top_phrases(&self.index, &ppr.scores, opts.top_phrases),
                     passages: ranked(&self.index, &top, Some(&ppr.scores), opts.contributions),
                     ppr_iterations: ppr.iterations,
                 })
             }
+            Mode::HippoRag2 => self.hipporag2(q, opts),
         }
+    }
+
+    /// HippoRAG 2's query-to-triple linking: the `k` facts closest to the query embedding.
+    ///
+    /// # Errors
+    /// See [`link_facts`].
+    pub fn link_facts(&self, query_embedding: &[f32], k: usize) -> Result<Vec<LinkedFact>> {
+        link_facts(&self.index, query_embedding, k)
+    }
+
+    fn hipporag2(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
+        let Some(qe) = q.query_embedding else {
+            return Err(Error::InvalidRequest(
+                "hipporag2 mode needs queryEmbedding".into(),
+            ));
+        };
+        let Some((graph, inv_degree)) = &self.passage_graph else {
+            return link_facts(&self.index, qe, 0)
+                .map(|_| unreachable!("link_facts fails without fact embeddings"));
+        };
+        let mut facts = link_facts(
+            &self.index,
+            qe,
+            opts.linking_top_k.max(q.fact_ids.map_or(0, <[u32]>::len)),
+        )?;
+        if let Some(keep) = q.fact_ids {
+            // Keep the filter's choice, in the filter's order, among the linked candidates.
+            let by_id: Vec<LinkedFact> = keep
+                .iter()
+                .filter_map(|id| facts.iter().find(|f| f.fact_id == *id).cloned())
+                .collect();
+            facts = by_id;
+        }
+        facts.truncate(opts.linking_top_k);
+        if facts.is_empty() {
+            let mut res = self.dense(
+                q,
+                opts,
+                Some("no fact linked to the query: ranked by dense retrieval".into()),
+            )?;
+            res.facts = facts;
+            return Ok(res);
+        }
+        let seeds = fact_seeds(&self.index, &facts, opts.linking_top_k);
+        let n = self.index.phrases.len();
+        let mut reset = reset_vector(graph.rows(), &seeds);
+        let dense = self.dense_scores(qe)?;
+        let (lo, hi) = dense
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| {
+                (lo.min(c), hi.max(c))
+            });
+        for (j, d) in dense.iter().enumerate() {
+            let norm = if hi > lo { (d - lo) / (hi - lo) } else { 1.0 };
+            reset[n + j] = norm * opts.passage_node_weight;
+        }
+        let ppr = personalized_pagerank(graph, inv_degree, &reset, &self.ppr_options(opts))?;
+        let top = top_k(&ppr.scores[n..], opts.top_k);
+        Ok(RetrieveResult {
+            mode: Mode::HippoRag2,
+            fallback: None,
+            facts,
+            seeds,
+            top_phrases: top_phrases(&self.index, &ppr.scores, opts.top_phrases),
+            passages: ranked(&self.index, &top, Some(&ppr.scores), opts.contributions),
+            ppr_iterations: ppr.iterations,
+        })
     }
 
     fn ppr_options(&self, opts: &RetrieveOptions) -> PprOptions {
@@ -207,6 +314,7 @@ impl Retriever {
         Ok(RetrieveResult {
             mode: Mode::Dense,
             fallback,
+            facts: Vec::new(),
             seeds: Vec::new(),
             top_phrases: Vec::new(),
             passages: ranked(&self.index, &top, None, 0),
@@ -259,14 +367,12 @@ pub(crate) mod tests {
                 url: Some(format!("/p{i}#x")),
             })
             .collect();
-        let (data, _) = build_index(
-            passages,
-            &docs,
-            &HashedNgramEncoder::default(),
-            &BuildOptions::default(),
-            &(),
-        )
-        .unwrap();
+        let opts = BuildOptions {
+            fact_vectors: true,
+            ..Default::default()
+        };
+        let (data, _) =
+            build_index(passages, &docs, &HashedNgramEncoder::default(), &opts, &()).unwrap();
         Index::from_bytes(&data.to_bytes()).unwrap()
     }
 
@@ -281,6 +387,7 @@ pub(crate) mod tests {
             entities: &entities,
             embeddings: &emb,
             query_embedding: None,
+            fact_ids: None,
         };
         let res = r
             .retrieve(
@@ -314,6 +421,7 @@ pub(crate) mod tests {
             entities: &[],
             embeddings: &[],
             query_embedding: Some(&qe),
+            fact_ids: None,
         };
         let res = r.retrieve(&q, &RetrieveOptions::default()).unwrap();
         assert_eq!(res.mode, Mode::Dense);
@@ -334,6 +442,7 @@ pub(crate) mod tests {
             entities: &entities,
             embeddings: &[0.0; 10],
             query_embedding: None,
+            fact_ids: None,
         };
         let e = r.retrieve(&q, &RetrieveOptions::default()).unwrap_err();
         assert!(
@@ -348,5 +457,76 @@ pub(crate) mod tests {
             "{e}"
         );
         assert!(e.to_string().contains("hashed-ngram-v1"));
+    }
+
+    #[test]
+    fn hipporag2_links_facts_seeds_phrases_and_ranks_passage_nodes() {
+        let r = Retriever::from_index(tiny_index());
+        let enc = HashedNgramEncoder::default();
+        let qe = enc
+            .encode(&["thomas sudhof researches alzheimer s disease"])
+            .unwrap();
+        let q = QueryInput {
+            query_embedding: Some(&qe),
+            ..Default::default()
+        };
+        let opts = RetrieveOptions {
+            mode: Mode::HippoRag2,
+            top_k: 4,
+            ..Default::default()
+        };
+        let res = r.retrieve(&q, &opts).unwrap();
+        assert_eq!(res.mode, Mode::HippoRag2);
+        assert_eq!(res.facts.len(), 5);
+        assert_eq!(res.facts[0].relation, "researches", "{:?}", res.facts);
+        assert_eq!(res.facts[0].score, 1.0);
+        assert!(res.facts.windows(2).all(|w| w[0].cosine >= w[1].cosine));
+        // Seeds: at most linking_top_k phrases, weights = mean(fact score × specificity).
+        assert!(!res.seeds.is_empty() && res.seeds.len() <= 5);
+        let top = &res.seeds[0];
+        assert!(top.weight > 0.0 && top.weight <= f64::from(top.specificity) + 1e-12);
+        // The passage holding the linked fact ranks first.
+        assert_eq!(res.passages[0].id, 1, "{:?}", res.passages);
+        assert!(res.passages.windows(2).all(|w| w[0].score >= w[1].score));
+
+        // A recognition-memory filter keeping one fact: its passage still wins, seeds come from it.
+        let keep = [res.facts[0].fact_id];
+        let q = QueryInput {
+            query_embedding: Some(&qe),
+            fact_ids: Some(&keep),
+            ..Default::default()
+        };
+        let res = r.retrieve(&q, &opts).unwrap();
+        assert_eq!(res.facts.len(), 1);
+        assert_eq!(res.seeds.len(), 2);
+        assert_eq!(res.passages[0].id, 1);
+        // A filter keeping nothing: dense fallback, said so.
+        let q = QueryInput {
+            query_embedding: Some(&qe),
+            fact_ids: Some(&[]),
+            ..Default::default()
+        };
+        let res = r.retrieve(&q, &opts).unwrap();
+        assert_eq!(res.mode, Mode::Dense);
+        assert!(res.fallback.as_deref().unwrap().contains("no fact"));
+    }
+
+    #[test]
+    fn passage_graph_adds_symmetric_unit_passage_edges() {
+        let idx = tiny_index();
+        let g = crate::passage_graph::build(&idx);
+        let (n, np) = (idx.phrases.len(), idx.passages.len());
+        assert_eq!(g.rows(), n + np);
+        assert_eq!(g.nnz(), idx.graph.nnz() + 2 * idx.passage_phrases.nnz());
+        for (w, (i, j)) in g.iter() {
+            let (i, j) = (i as usize, j as usize);
+            assert_eq!(g.get(j, i), Some(w), "symmetric at ({i}, {j})");
+            if i >= n || j >= n {
+                assert_eq!(*w, 1.0);
+            }
+        }
+        let paris = idx.phrase_id("paris").unwrap() as usize;
+        assert_eq!(g.get(paris, n + 3), Some(&1.0));
+        assert_eq!(g.get(paris, n), None);
     }
 }

@@ -23,14 +23,21 @@ export interface RetrieveRequest {
   /** The whole query's embedding (dim values): dense mode and the no-entity fallback. */
   queryEmbedding?: Float32Array;
   topK?: number;
-  mode?: "hipporag1" | "dense";
+  mode?: "hipporag1" | "hipporag2" | "dense";
+  /** HippoRAG 2: fact ids kept by a recognition-memory filter, chosen from `linkFacts`. */
+  factIds?: Uint32Array | number[];
+  /** HippoRAG 2: facts linked and seed phrases kept (default 5). */
+  linkingTopK?: number;
+  /** HippoRAG 2: passage-node reset weight (default 0.05). */
+  passageNodeWeight?: number;
   damping?: number;
   tolerance?: number;
   maxIterations?: number;
   topPhrases?: number;
   contributions?: number;
 }
-export interface Seed { entity: string; phraseId: number; phrase: string; cosine: number; specificity: number; }
+export interface Seed { entity: string; phraseId: number; phrase: string; cosine: number; specificity: number; weight: number; }
+export interface LinkedFact { factId: number; subject: string; relation: string; object: string; cosine: number; score: number; }
 export interface PhraseScore { phraseId: number; phrase: string; ppr: number; }
 export interface Contribution { phraseId: number; phrase: string; count: number; ppr: number; score: number; }
 export interface RankedPassage {
@@ -38,8 +45,9 @@ export interface RankedPassage {
   contributions: Contribution[];
 }
 export interface RetrieveResult {
-  mode: "hipporag1" | "dense";
+  mode: "hipporag1" | "hipporag2" | "dense";
   fallback?: string;
+  facts: LinkedFact[];
   seeds: Seed[];
   topPhrases: PhraseScore[];
   passages: RankedPassage[];
@@ -86,6 +94,29 @@ fn f32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<f32>>, JsError> {
     }
 }
 
+fn u32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<u32>>, JsError> {
+    let bad = || {
+        JsError::new(&format!(
+            "request.{name}: expected a Uint32Array or an array of non-negative integers"
+        ))
+    };
+    match field(obj, name)? {
+        None => Ok(None),
+        Some(v) if v.is_instance_of::<js_sys::Uint32Array>() => {
+            Ok(Some(js_sys::Uint32Array::from(v).to_vec()))
+        }
+        Some(v) if Array::is_array(&v) => Array::from(&v)
+            .iter()
+            .map(|x| match x.as_f64() {
+                Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
+                _ => Err(bad()),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(bad()),
+    }
+}
+
 fn num_field(obj: &JsValue, name: &str) -> Result<Option<f64>, JsError> {
     match field(obj, name)? {
         None => Ok(None),
@@ -125,6 +156,18 @@ impl WasmRetriever {
         self.inner.extract_entities(question)
     }
 
+    /// HippoRAG 2's query-to-triple linking: the `k` facts closest to `queryEmbedding`
+    /// (`dim` values), for a recognition-memory filter; pass the kept ids back as
+    /// `retrieve({..., mode: "hipporag2", factIds})`. Throws without fact embeddings in the index.
+    #[wasm_bindgen(js_name = linkFacts, unchecked_return_type = "LinkedFact[]")]
+    pub fn link_facts(&self, query_embedding: &[f32], k: usize) -> Result<JsValue, JsError> {
+        let facts = self
+            .inner
+            .link_facts(query_embedding, k)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&facts)
+    }
+
     /// Ranks passages. See `RetrieveRequest` / `RetrieveResult`.
     #[wasm_bindgen(unchecked_return_type = "RetrieveResult")]
     pub fn retrieve(
@@ -151,10 +194,11 @@ impl WasmRetriever {
         if let Some(m) = field(&request, "mode")? {
             opts.mode = match m.as_string().as_deref() {
                 Some("hipporag1") => Mode::HippoRag1,
+                Some("hipporag2") => Mode::HippoRag2,
                 Some("dense") => Mode::Dense,
                 _ => {
                     return Err(JsError::new(
-                        "request.mode: expected \"hipporag1\" or \"dense\"",
+                        "request.mode: expected \"hipporag1\", \"hipporag2\" or \"dense\"",
                     ));
                 }
             };
@@ -174,10 +218,18 @@ impl WasmRetriever {
         if let Some(k) = num_field(&request, "contributions")? {
             opts.contributions = k as usize;
         }
+        if let Some(k) = num_field(&request, "linkingTopK")? {
+            opts.linking_top_k = k as usize;
+        }
+        if let Some(w) = num_field(&request, "passageNodeWeight")? {
+            opts.passage_node_weight = w;
+        }
+        let fact_ids = u32_field(&request, "factIds")?;
         let q = QueryInput {
             entities: &entities,
             embeddings: &embeddings,
             query_embedding: query_embedding.as_deref(),
+            fact_ids: fact_ids.as_deref(),
         };
         let res = self
             .inner

@@ -8,7 +8,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::retriever::{QueryInput, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
 use hipporag_wasm::wasm::WasmRetriever;
 use js_sys::{Array, Float32Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -43,25 +43,29 @@ fn wasm_ranks_all_100_questions_exactly_as_native() {
             entities: &entities,
             embeddings: &emb[dim..],
             query_embedding: Some(&emb[..dim]),
+            fact_ids: None,
         };
-        let res = r
-            .retrieve(
-                &q,
-                &RetrieveOptions {
-                    top_k: 10,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
-        let ids: Vec<u64> = res.passages.iter().map(|p| u64::from(p.id)).collect();
-        let want_ids: Vec<u64> = serde_json::from_value(e["ids"].clone()).unwrap();
-        assert_eq!(ids, want_ids, "ranking of {question:?}");
-        let scores: Vec<u64> = res.passages.iter().map(|p| p.score.to_bits()).collect();
-        let want_scores: Vec<u64> = serde_json::from_value(e["score_bits"].clone()).unwrap();
-        assert_eq!(
-            scores, want_scores,
-            "scores of {question:?} (bit-identical f64)"
-        );
+        for (mode, ids_key, bits_key) in [
+            (Mode::HippoRag1, "ids", "score_bits"),
+            (Mode::HippoRag2, "ids2", "score_bits2"),
+        ] {
+            let opts = RetrieveOptions {
+                top_k: 10,
+                mode,
+                ..Default::default()
+            };
+            let res = r.retrieve(&q, &opts).unwrap();
+            let got: Vec<u64> = res.passages.iter().map(|p| u64::from(p.id)).collect();
+            let want: Vec<u64> = serde_json::from_value(e[ids_key].clone()).unwrap();
+            assert_eq!(got, want, "{mode:?} ranking of {question:?}");
+            let bits: Vec<u64> = res.passages.iter().map(|p| p.score.to_bits()).collect();
+            let want_bits: Vec<u64> = serde_json::from_value(e[bits_key].clone()).unwrap();
+            assert_eq!(
+                bits, want_bits,
+                "{mode:?} scores of {question:?} (bit-identical f64)"
+            );
+        }
+        let ids: Vec<u64> = serde_json::from_value(e["ids"].clone()).unwrap();
         let gold: Vec<Vec<u64>> = serde_json::from_value(e["gold"].clone()).unwrap();
         hits += gold
             .iter()

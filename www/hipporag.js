@@ -8,7 +8,10 @@
 // texts.length × dim values (row-major) from the encoder the index was built with (its header
 // names it: `rag.info.encoder`). For indexes built with the built-in `hashed-ngram-v1` encoder
 // no `encode` is needed. `extractEntities(question) => Promise<string[]>` may replace the
-// built-in no-LLM query-entity extractor (e.g. an LLM NER call).
+// built-in no-LLM query-entity extractor (e.g. an LLM NER call). In HippoRAG 2 mode
+// (`search(q, {mode: "hipporag2"})`) only the question is encoded, and an optional
+// `filterFacts(question, facts) => Promise<facts>` (e.g. an LLM "recognition memory" step)
+// may drop linked facts before the graph search.
 import init, { Retriever, hashedNgramEncode } from "./hipporag_wasm.js";
 
 let wasmReady = null;
@@ -57,17 +60,17 @@ export class HippoRAG {
    * @param {*} [o.wasm]  wasm URL/bytes/Module (default: next to hipporag_wasm.js)
    * @param {(p: {loaded: number, total: number}) => void} [o.onProgress]  index download progress
    */
-  static async load({ index, encode, extractEntities, wasm, onProgress } = {}) {
+  static async load({ index, encode, extractEntities, filterFacts, wasm, onProgress } = {}) {
     await initWasm(wasm);
     let bytes;
     if (index instanceof Uint8Array) bytes = index;
     else if (index instanceof ArrayBuffer) bytes = new Uint8Array(index);
     else bytes = await fetchBytes(index, onProgress);
     const retriever = Retriever.fromBytes(bytes);
-    return new HippoRAG(retriever, { encode, extractEntities });
+    return new HippoRAG(retriever, { encode, extractEntities, filterFacts });
   }
 
-  constructor(retriever, { encode, extractEntities } = {}) {
+  constructor(retriever, { encode, extractEntities, filterFacts } = {}) {
     this.retriever = retriever;
     this.info = retriever.info;
     this.encode = encode ?? builtinEncoder(this.info);
@@ -75,17 +78,19 @@ export class HippoRAG {
       throw new Error(`this index was built with the encoder "${this.info.encoder.id}" (dim ${this.info.encoder.dim}); pass an encode() function for it`);
     }
     this.extractEntities = extractEntities ?? null;
+    this.filterFacts = filterFacts ?? null;
   }
 
   /**
    * Ranks passages for `question`.
    * @param {string} question
-   * @param {{topK?: number, mode?: "hipporag1"|"dense", entities?: string[]}} [opts]
+   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense", entities?: string[], linkingTopK?: number}} [opts]
    * @returns {Promise<import("./hipporag_wasm.js").RetrieveResult & {entities: string[], timings: object}>}
    */
-  async search(question, { topK = 5, mode, entities } = {}) {
+  async search(question, { topK = 5, mode, entities, linkingTopK = 5 } = {}) {
     const t0 = performance.now();
-    const ents = entities ?? (this.extractEntities ? await this.extractEntities(question) : this.retriever.extractEntities(question));
+    const needsEntities = mode !== "hipporag2" && mode !== "dense";
+    const ents = !needsEntities ? [] : entities ?? (this.extractEntities ? await this.extractEntities(question) : this.retriever.extractEntities(question));
     const dim = this.info.encoder.dim;
     const texts = [question, ...ents];
     const t1 = performance.now();
@@ -94,12 +99,20 @@ export class HippoRAG {
     if (!(emb instanceof Float32Array) || emb.length !== texts.length * dim) {
       throw new Error(`encode() returned ${emb?.length} values for ${texts.length} texts; the index's encoder "${this.info.encoder.id}" needs ${texts.length} × ${dim} in a Float32Array`);
     }
+    const queryEmbedding = emb.subarray(0, dim);
+    let factIds;
+    if (mode === "hipporag2" && this.filterFacts) {
+      const kept = await this.filterFacts(question, this.retriever.linkFacts(queryEmbedding, linkingTopK));
+      factIds = Uint32Array.from(kept, (f) => f.factId);
+    }
     const result = this.retriever.retrieve({
       entities: ents,
       embeddings: emb.subarray(dim),
-      queryEmbedding: emb.subarray(0, dim),
+      queryEmbedding,
       topK,
+      linkingTopK,
       ...(mode ? { mode } : {}),
+      ...(factIds ? { factIds } : {}),
     });
     const t3 = performance.now();
     result.entities = ents;

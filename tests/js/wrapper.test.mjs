@@ -61,3 +61,26 @@ test("bad input gives clear errors", async () => {
   assert.equal(res.mode, "dense");
   assert.match(res.fallback, /no query entity/);
 });
+
+test("hipporag2 mode calls the recognition-memory hook with the linked facts", async () => {
+  const seen = [];
+  const rag = await HippoRAG.load({
+    index: indexBytes,
+    wasm,
+    filterFacts: async (question, facts) => { seen.push(facts); return facts.slice(0, 1); },
+  });
+  const q = "Who was the first president of the association which published Journal of Psychotherapy Integration?";
+  const res = await rag.search(q, { mode: "hipporag2" });
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0].length, 5);
+  assert.ok(seen[0].every((f, i) => i === 0 || f.cosine <= seen[0][i - 1].cosine));
+  assert.equal(res.mode, "hipporag2");
+  assert.deepEqual(res.facts.map((f) => f.factId), [seen[0][0].factId]);
+  assert.ok(res.seeds.length >= 1 && res.seeds.length <= 2);
+  assert.equal(res.passages.length, 5);
+  // A filter that rejects every fact: dense fallback, as the reference does.
+  const none = await HippoRAG.load({ index: indexBytes, wasm, filterFacts: async () => [] });
+  const fb = await none.search(q, { mode: "hipporag2" });
+  assert.equal(fb.mode, "dense");
+  assert.match(fb.fallback, /no fact/);
+});
