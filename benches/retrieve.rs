@@ -9,7 +9,7 @@ use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::eval::load_questions;
 use hipporag_wasm::graph::{BuildOptions, build_index};
 use hipporag_wasm::openie::import_openie;
-use hipporag_wasm::retriever::{QueryInput, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
 
 fn bench(c: &mut Criterion) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/musique_train");
@@ -20,7 +20,17 @@ fn bench(c: &mut Criterion) {
     )
     .unwrap();
     let enc = HashedNgramEncoder::default();
-    let (idx, _) = build_index(corpus, &docs, &enc, &BuildOptions::default(), &()).unwrap();
+    let (idx, _) = build_index(
+        corpus,
+        &docs,
+        &enc,
+        &BuildOptions {
+            fact_vectors: true,
+            ..Default::default()
+        },
+        &(),
+    )
+    .unwrap();
     let r = Retriever::from_bytes(&idx.to_bytes()).unwrap();
     let questions = load_questions(&data.join("musique_train.json"), r.index()).unwrap();
     let dim = r.index().dim();
@@ -34,24 +44,29 @@ fn bench(c: &mut Criterion) {
             (ents, e)
         })
         .collect();
-    let opts = RetrieveOptions::default();
-    c.bench_function(
-        "retrieve/musique_train/hipporag1 (100 questions, per query)",
-        |b| {
-            let mut i = 0;
-            b.iter(|| {
-                let (ents, e) = &prepared[i % prepared.len()];
-                i += 1;
-                let q = QueryInput {
-                    entities: ents,
-                    embeddings: &e[dim..],
-                    query_embedding: Some(&e[..dim]),
-                    fact_ids: None,
-                };
-                r.retrieve(&q, &opts).unwrap()
-            })
-        },
-    );
+    for mode in [Mode::HippoRag1, Mode::HippoRag2, Mode::Dense] {
+        let opts = RetrieveOptions {
+            mode,
+            ..Default::default()
+        };
+        c.bench_function(
+            &format!("retrieve/musique_train/{mode:?} (per query, 100 questions round robin)"),
+            |b| {
+                let mut i = 0;
+                b.iter(|| {
+                    let (ents, e) = &prepared[i % prepared.len()];
+                    i += 1;
+                    let q = QueryInput {
+                        entities: ents,
+                        embeddings: &e[dim..],
+                        query_embedding: Some(&e[..dim]),
+                        fact_ids: None,
+                    };
+                    r.retrieve(&q, &opts).unwrap()
+                })
+            },
+        );
+    }
 }
 
 criterion_group!(benches, bench);

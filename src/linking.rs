@@ -59,21 +59,17 @@ pub fn link_entities(index: &Index, entities: &[String], embeddings: &[f32]) -> 
             "the index has no phrase node to link to".into(),
         ));
     }
-    let mut scratch = Vec::with_capacity(index.phrases.len());
-    let dim = index.dim();
+    let nearest = index.phrase_vectors.nearest_many(embeddings);
     Ok(entities
         .iter()
-        .zip(embeddings.chunks_exact(dim.max(1)))
-        .filter_map(|(entity, q)| {
-            let (i, cosine) = index.phrase_vectors.nearest(q, &mut scratch)?;
-            Some(Seed {
-                entity: entity.clone(),
-                phrase_id: i as u32,
-                phrase: index.phrases[i].clone(),
-                cosine,
-                specificity: index.specificity[i],
-                weight: f64::from(index.specificity[i]),
-            })
+        .zip(nearest)
+        .map(|(entity, (i, cosine))| Seed {
+            entity: entity.clone(),
+            phrase_id: i as u32,
+            phrase: index.phrases[i].clone(),
+            cosine,
+            specificity: index.specificity[i],
+            weight: f64::from(index.specificity[i]),
         })
         .collect())
 }

@@ -11,7 +11,7 @@ use hipporag_wasm::eval::{evaluate, load_questions};
 use hipporag_wasm::graph::{BuildOptions, build_index};
 use hipporag_wasm::index::IndexData;
 use hipporag_wasm::openie::import_openie;
-use hipporag_wasm::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{Mode, PprMethod, QueryInput, RetrieveOptions, Retriever};
 use hipporag_wasm::vectors::Quantization;
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
@@ -134,4 +134,55 @@ fn int8_embeddings_cost_little_recall_against_f32() {
     // Measured: identical R@2/R@5 on this set. Allow one question's worth of noise.
     assert!((rf[1] - ri[1]).abs() <= 0.01, "f32 {rf:?} vs int8 {ri:?}");
     assert!(i.to_bytes().len() < f.to_bytes().len());
+}
+
+#[test]
+fn push_ppr_returns_the_exact_top5_on_the_musique_questions() {
+    let r = Retriever::from_bytes(&build(Quantization::Int8).to_bytes()).unwrap();
+    let enc = HashedNgramEncoder::default();
+    let dim = r.index().dim();
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    let prepared: Vec<(Vec<String>, Vec<f32>)> = questions
+        .iter()
+        .map(|q| {
+            let ents = r.extract_entities(&q.question);
+            let mut t = vec![q.question.as_str()];
+            t.extend(ents.iter().map(String::as_str));
+            (ents.clone(), enc.encode(&t).unwrap())
+        })
+        .collect();
+    let default_eps = RetrieveOptions::default().push_epsilon;
+    for mode in [Mode::HippoRag1, Mode::HippoRag2] {
+        for eps in [1e-6, default_eps, 1e-8] {
+            let mut same = 0;
+            for (ents, e) in &prepared {
+                let q = QueryInput {
+                    entities: ents,
+                    embeddings: &e[dim..],
+                    query_embedding: Some(&e[..dim]),
+                    fact_ids: None,
+                };
+                let top = |ppr| {
+                    let o = RetrieveOptions {
+                        mode,
+                        ppr,
+                        push_epsilon: eps,
+                        ..Default::default()
+                    };
+                    r.retrieve(&q, &o)
+                        .unwrap()
+                        .passages
+                        .iter()
+                        .map(|p| p.id)
+                        .collect::<Vec<_>>()
+                };
+                same += usize::from(top(PprMethod::Exact) == top(PprMethod::Push));
+            }
+            eprintln!("{mode:?} push ε={eps:e}: identical top-5 on {same}/100 questions");
+            // The default (PprMethod::Auto) pushes in hipporag1 mode only; see its docs.
+            if mode == Mode::HippoRag1 && eps == default_eps {
+                assert!(same >= 99, "{mode:?}: push ε={eps} agrees on {same}/100");
+            }
+        }
+    }
 }

@@ -1,0 +1,49 @@
+//! Runs every musique_train question through `retrieve` (mode from argv[2]) on an index file
+//! (argv[1]); for profilers (callgrind, perf), not a benchmark.
+use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::eval::load_questions;
+use hipporag_wasm::retriever::{Mode, PprMethod, QueryInput, RetrieveOptions, Retriever};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let r = Retriever::from_bytes(&std::fs::read(&args[1]).unwrap()).unwrap();
+    let mode = match args.get(2).map(String::as_str) {
+        Some("hipporag2") => Mode::HippoRag2,
+        Some("dense") => Mode::Dense,
+        _ => Mode::HippoRag1,
+    };
+    let ppr = if args.get(3).map(String::as_str) == Some("push") {
+        PprMethod::Push
+    } else {
+        PprMethod::Exact
+    };
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/musique_train/musique_train.json");
+    let questions = load_questions(&data, r.index()).unwrap();
+    let enc = HashedNgramEncoder::new(r.index().dim());
+    let dim = r.index().dim();
+    let opts = RetrieveOptions {
+        mode,
+        ppr,
+        ..Default::default()
+    };
+    let t = std::time::Instant::now();
+    let mut n = 0;
+    for q in &questions {
+        let ents = r.extract_entities(&q.question);
+        let mut texts = vec![q.question.as_str()];
+        texts.extend(ents.iter().map(String::as_str));
+        let e = enc.encode(&texts).unwrap();
+        let input = QueryInput {
+            entities: &ents,
+            embeddings: &e[dim..],
+            query_embedding: Some(&e[..dim]),
+            fact_ids: None,
+        };
+        n += r.retrieve(&input, &opts).unwrap().passages.len();
+    }
+    eprintln!(
+        "{n} passages, {:.2} ms/question",
+        t.elapsed().as_secs_f64() * 10.0
+    );
+}
