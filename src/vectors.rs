@@ -36,7 +36,8 @@ pub enum Vectors {
     Int8 {
         /// Values per row.
         dim: u32,
-        /// Row-major codes in `-127..=127`.
+        /// Row-major codes in `-127..=127` (serialised as one byte string: a bulk copy on load).
+        #[serde(with = "codes_as_bytes")]
         codes: Vec<i8>,
         /// Per-row scale: `x ≈ scale · code`.
         scales: Vec<f32>,
@@ -134,6 +135,22 @@ impl Vectors {
     }
 }
 
+/// Serde adapter: `Vec<i8>` as a byte string (postcard writes a length and the raw bytes, so
+/// decoding is a copy instead of one call per element).
+mod codes_as_bytes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(codes: &[i8], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
+        s.serialize_bytes(&bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i8>, D::Error> {
+        let bytes = serde_bytes::ByteBuf::deserialize(d)?;
+        Ok(bytes.into_iter().map(|b| b as i8).collect())
+    }
+}
+
 /// [`Vectors`] plus per-row inverse norms: answers cosine queries.
 #[derive(Debug, Clone)]
 pub struct VectorIndex {
@@ -152,9 +169,7 @@ impl VectorIndex {
                 .collect(),
             Vectors::Int8 { codes, .. } => codes
                 .chunks_exact(d)
-                .map(|r| {
-                    inv_norm(r.iter().map(|&c| i32::from(c) * i32::from(c)).sum::<i32>() as f32)
-                })
+                .map(|r| inv_norm(dot_i8(r, r) as f32))
                 .collect(),
         };
         Self { vectors, inv_norms }
@@ -382,12 +397,8 @@ mod tests {
 
     #[test]
     fn simd_dot_equals_scalar_and_nearest_many_equals_one_by_one() {
-        let a: Vec<i8> = (0..389)
-            .map(|i| (i * 71 % 255 - 127) as i8)
-            .collect();
-        let b: Vec<i8> = (0..389)
-            .map(|i| (i * 29 % 255 - 127) as i8)
-            .collect();
+        let a: Vec<i8> = (0..389).map(|i| (i * 71 % 255 - 127) as i8).collect();
+        let b: Vec<i8> = (0..389).map(|i| (i * 29 % 255 - 127) as i8).collect();
         let scalar: i32 = a
             .iter()
             .zip(&b)
