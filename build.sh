@@ -88,9 +88,9 @@ run_tests() {
   setup
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
-  cargo clippy --lib --test wasm --target wasm32-unknown-unknown --no-default-features -- -D warnings
-  # Native tests (they also write target/fixtures/ for the wasm tests).
+  # Native tests (they also write target/fixtures/, which tests/wasm.rs embeds: run them first).
   cargo test --release
+  cargo clippy --lib --test wasm --target wasm32-unknown-unknown --no-default-features -- -D warnings
   wasm_test
   build_native
   build_wasm
