@@ -12,7 +12,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::encoder::{Encoder, HashedNgramEncoder};
-use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use crate::retriever::{Mode, PprMethod, QueryInput, RetrieveOptions, Retriever};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -33,6 +33,10 @@ export interface RetrieveRequest {
   damping?: number;
   tolerance?: number;
   maxIterations?: number;
+  /** PPR algorithm: "auto" (push for hipporag1, power iteration for hipporag2), "exact" or "push". */
+  ppr?: "auto" | "exact" | "push";
+  /** Forward-push residual bound (default 1e-7). */
+  pushEpsilon?: number;
   topPhrases?: number;
   contributions?: number;
 }
@@ -217,6 +221,21 @@ impl WasmRetriever {
         }
         if let Some(k) = num_field(&request, "contributions")? {
             opts.contributions = k as usize;
+        }
+        if let Some(m) = field(&request, "ppr")? {
+            opts.ppr = match m.as_string().as_deref() {
+                Some("auto") => PprMethod::Auto,
+                Some("exact") => PprMethod::Exact,
+                Some("push") => PprMethod::Push,
+                _ => {
+                    return Err(JsError::new(
+                        "request.ppr: expected \"auto\", \"exact\" or \"push\"",
+                    ));
+                }
+            };
+        }
+        if let Some(e) = num_field(&request, "pushEpsilon")? {
+            opts.push_epsilon = e;
         }
         if let Some(k) = num_field(&request, "linkingTopK")? {
             opts.linking_top_k = k as usize;
