@@ -52,14 +52,29 @@ pub fn check_dims(index: &Index, what: &'static str, values: usize, rows: usize)
 /// # Errors
 /// [`Error::DimensionMismatch`] if `embeddings.len() != entities.len() × dim`;
 /// [`Error::InvalidRequest`] if the index has no phrase node.
-pub fn link_entities(index: &Index, entities: &[String], embeddings: &[f32]) -> Result<Vec<Seed>> {
+///
+/// `candidates` > 0 links through the binary-code prefilter
+/// ([`crate::vectors::VectorIndex::nearest_many_prefiltered`]): only that many rows per entity,
+/// closest in Hamming distance of sign bits, are rescored exactly; 0 scans every phrase.
+pub fn link_entities(
+    index: &Index,
+    entities: &[String],
+    embeddings: &[f32],
+    candidates: usize,
+) -> Result<Vec<Seed>> {
     check_dims(index, "embeddings", embeddings.len(), entities.len())?;
     if index.phrases.is_empty() && !entities.is_empty() {
         return Err(Error::InvalidRequest(
             "the index has no phrase node to link to".into(),
         ));
     }
-    let nearest = index.phrase_vectors.nearest_many(embeddings);
+    let nearest = if candidates == 0 {
+        index.phrase_vectors.nearest_many(embeddings)
+    } else {
+        index
+            .phrase_vectors
+            .nearest_many_prefiltered(embeddings, candidates)
+    };
     Ok(entities
         .iter()
         .zip(nearest)

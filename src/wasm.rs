@@ -26,6 +26,8 @@ export interface RetrieveRequest {
   mode?: "hipporag1" | "hipporag2" | "dense";
   /** HippoRAG 2: fact ids kept by a recognition-memory filter, chosen from `linkFacts`. */
   factIds?: Uint32Array | number[];
+  /** HippoRAG 1: rows rescored per entity after the binary-code prefilter (default 0 = exact scan). */
+  linkingCandidates?: number;
   /** HippoRAG 2: facts linked and seed phrases kept (default 5). */
   linkingTopK?: number;
   /** HippoRAG 2: passage-node reset weight (default 0.05). */
@@ -236,6 +238,9 @@ impl WasmRetriever {
         }
         if let Some(e) = num_field(&request, "pushEpsilon")? {
             opts.push_epsilon = e;
+        }
+        if let Some(k) = num_field(&request, "linkingCandidates")? {
+            opts.linking_candidates = k as usize;
         }
         if let Some(k) = num_field(&request, "linkingTopK")? {
             opts.linking_top_k = k as usize;
