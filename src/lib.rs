@@ -26,7 +26,8 @@
 //! * [`ppr`] — personalized PageRank by power iteration on the CSR graph.
 //! * [`rank`] — passage scores `Pᵀ·ppr`, top-k and the explanation.
 //! * [`retriever`] — the public entry point tying linking, PPR and ranking together.
-//! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`), on wasm32 only.
+//! * [`subgraph`] — the edges among chosen phrase nodes (the explanation's activated subgraph).
+//! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`, `subgraph`), on wasm32 only.
 //! * [`eval`] — recall@k on MuSiQue-style question files (indexer).
 //! * `cli` — the `hipporag` companion binary (cli feature).
 
@@ -40,6 +41,7 @@ pub mod ppr;
 pub mod query;
 pub mod rank;
 pub mod retriever;
+pub mod subgraph;
 pub mod vectors;
 
 #[cfg(feature = "indexer")]

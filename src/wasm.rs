@@ -3,6 +3,7 @@
 //! ```ts
 //! const r = Retriever.fromBytes(new Uint8Array(await (await fetch("index.hipporag")).arrayBuffer()));
 //! const res = r.retrieve({ entities, embeddings /* Float32Array n×dim */, queryEmbedding, topK: 5 });
+//! const edges = r.subgraph(Uint32Array.from(res.topPhrases, (p) => p.phraseId));
 //! ```
 //!
 //! Every error is thrown as a JS `Error` whose message is the Rust [`crate::Error`] text.
@@ -58,6 +59,13 @@ export interface RetrieveResult {
   topPhrases: PhraseScore[];
   passages: RankedPassage[];
   pprIterations: number;
+}
+/** A triple of the index: subject and object are phrase ids. */
+export interface Fact { subject: number; relation: string; object: number; }
+/** An undirected phrase-graph edge, source < target: a triple edge (weight = triple count, with
+ *  the facts joining the pair) or a synonymy edge (weight = cosine, no facts). */
+export interface SubgraphEdge {
+  source: number; target: number; weight: number; kind: "triple" | "synonymy"; facts: Fact[];
 }
 export interface IndexInfo {
   encoder: { id: string; dim: number; normalized: boolean };
@@ -260,6 +268,19 @@ impl WasmRetriever {
             .retrieve(&q, &opts)
             .map_err(|e| JsError::new(&e.to_string()))?;
         to_js(&res)
+    }
+
+    /// The phrase-graph edges whose two ends are both in `phraseIds` (e.g. the seeds and top
+    /// phrases of a result), sorted by `(source, target)`: the activated subgraph to draw.
+    /// Throws when an id is not a phrase of the index. See `SubgraphEdge`.
+    #[wasm_bindgen(unchecked_return_type = "SubgraphEdge[]")]
+    pub fn subgraph(
+        &self,
+        #[wasm_bindgen(js_name = phraseIds)] phrase_ids: &[u32],
+    ) -> Result<JsValue, JsError> {
+        crate::subgraph::subgraph(self.inner.index(), phrase_ids)
+            .map_err(|e| JsError::new(&e.to_string()))
+            .and_then(|edges| to_js(&edges))
     }
 }
 

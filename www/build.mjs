@@ -1,0 +1,63 @@
+// Assembles the static site: bundles the page and its Web Worker with esbuild (d3-force and
+// pkg/ included), copies the wasm module and every index that exists, and writes corpora.json,
+// the manifest the page builds its corpus list from.
+//
+//   node www/build.mjs --out out/www --indexes out --data ../shared/data
+//
+// Needs pkg/ (./build.sh build) and `npm ci`. Corpora listed in www/corpora.json whose index
+// file is missing are left out of the manifest and reported.
+import { build } from "esbuild";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const www = dirname(fileURLToPath(import.meta.url));
+const root = resolve(www, "..");
+const { values: args } = parseArgs({
+  options: {
+    out: { type: "string", default: join(root, "out", "www") },
+    indexes: { type: "string", default: join(root, "out") },
+    data: { type: "string", default: process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data") },
+  },
+});
+const out = resolve(args.out);
+const wasm = join(root, "pkg", "hipporag_wasm_bg.wasm");
+if (!existsSync(wasm)) throw new Error(`${wasm} is missing: run ./build.sh build first`);
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(out, "indexes"), { recursive: true });
+
+await build({
+  entryPoints: { app: join(www, "src", "app.js"), worker: join(www, "src", "worker.js") },
+  outdir: out,
+  bundle: true,
+  format: "esm",
+  target: ["chrome110", "firefox115", "safari16"],
+  minify: true,
+  sourcemap: "linked",
+  legalComments: "linked",
+  logLevel: "warning",
+});
+for (const f of ["index.html", "style.css"]) copyFileSync(join(www, f), join(out, f));
+copyFileSync(wasm, join(out, "hipporag_wasm_bg.wasm"));
+
+const corpora = [];
+for (const c of JSON.parse(readFileSync(join(www, "corpora.json"), "utf8"))) {
+  const src = join(args.indexes, c.index);
+  if (!existsSync(src)) {
+    console.warn(`site: no index for ${c.id} (${src} is missing): left out of corpora.json`);
+    continue;
+  }
+  copyFileSync(src, join(out, "indexes", c.index));
+  chmodSync(join(out, "indexes", c.index), 0o644); // `hipporag index` writes 0600 (a temporary file renamed)
+  const questions = JSON.parse(readFileSync(join(args.data, c.questions), "utf8"));
+  const examples = [...(c.extraExamples ?? []), ...questions.slice(0, c.examples).map((q) => q.question)];
+  corpora.push({ id: c.id, name: c.name, description: c.description, index: `indexes/${c.index}`, bytes: statSync(src).size, examples: [...new Set(examples)] });
+}
+writeFileSync(join(out, "corpora.json"), JSON.stringify({ corpora }, null, 2) + "\n");
+const size = (f) => statSync(join(out, f)).size;
+console.log(
+  `site: ${out} — app.js ${size("app.js")} B, worker.js ${size("worker.js")} B, wasm ${size("hipporag_wasm_bg.wasm")} B; ` +
+    `corpora: ${corpora.map((c) => `${c.id} (${c.bytes} B)`).join(", ") || "none"}`,
+);

@@ -1,0 +1,370 @@
+// app.js — the page: corpus choice, loading progress, the search box, ranked passages with
+// highlighted phrases, the explanation panel and the activated-subgraph drawing. All retrieval
+// runs in worker.js; this thread only renders, so the page never freezes.
+import { drawSubgraph } from "./graph.js";
+import { phraseSpans } from "./highlight.js";
+
+const $ = (id) => document.getElementById(id);
+const h = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "style") Object.assign(e.style, v); // CSSOM, allowed by the page's CSP
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  e.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+  return e;
+};
+
+const fmtMs = (ms) => (ms < 10 ? `${ms.toFixed(1)} ms` : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
+const fmtBytes = (b) => (b < 1024 ? `${b} B` : b < 1 << 20 ? `${(b / 1024).toFixed(0)} KB` : `${(b / (1 << 20)).toFixed(1)} MB`);
+const pct = (x) => (x < 0.005 ? "<1%" : `${Math.round(100 * x)}%`);
+const fmtInt = (n) => n.toLocaleString("en-US");
+
+const ERROR_TITLES = {
+  wasm: "This browser cannot run WebAssembly",
+  worker: "The background worker could not start",
+  manifest: "This site is incomplete",
+  index: "The index could not be loaded",
+  encoder: "This index needs an encoder the page does not have",
+  search: "The search failed",
+};
+const ERROR_HINTS = {
+  wasm: "HippoRAG runs as a WebAssembly module. Use a current Chrome, Firefox, Safari or Edge, and check that WebAssembly is not disabled by a policy or an extension.",
+  worker: "The page runs retrieval in a module Web Worker. Serve the site over http(s) (./build.sh serve), not from file://.",
+  manifest: "Rebuild the site with ./build.sh site and serve out/www/ (./build.sh serve).",
+  index: "The index file is missing, truncated or damaged. Rebuild it with `hipporag index` (./build.sh site does it) and reload.",
+  encoder: "Queries must be encoded with the encoder the index was built with.",
+  search: "The question could not be answered; the message above says why.",
+};
+
+const state = { manifest: null, corpus: null, worker: null, seq: 0, sent: new Map(), ready: false };
+
+function fail(kind, message) {
+  const box = $("error");
+  box.replaceChildren(
+    h("h2", {}, ERROR_TITLES[kind] ?? "Something went wrong"),
+    h("p", { class: "message" }, message),
+    h("p", { class: "hint" }, ERROR_HINTS[kind] ?? ""),
+  );
+  box.dataset.kind = kind;
+  box.hidden = false;
+  if (kind !== "search") {
+    document.body.dataset.state = "error";
+    setSearchEnabled(false);
+    $("load").classList.add("failed");
+  }
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").replaceChildren();
+  delete $("error").dataset.kind;
+}
+
+function setSearchEnabled(on) {
+  $("q").disabled = !on;
+  $("go").disabled = !on;
+  for (const b of document.querySelectorAll("#examples button")) b.disabled = !on;
+}
+
+// ---- loading ---------------------------------------------------------------------------------
+
+const STAGES = { wasm: "WebAssembly module", index: "Index", model: "Encoder model" };
+
+function progressRow(stage) {
+  let row = document.querySelector(`#load [data-stage="${stage}"]`);
+  if (!row) {
+    row = h("div", { class: "stage", dataset: { stage } }, h("span", { class: "what" }, STAGES[stage]), h("progress", { max: 1, value: 0 }), h("span", { class: "amount" }, ""));
+    $("progress").append(row);
+  }
+  return row;
+}
+
+function onProgress({ stage, loaded, total }) {
+  const row = progressRow(stage);
+  const bar = row.querySelector("progress");
+  if (total) {
+    bar.max = total;
+    bar.value = loaded;
+  } else bar.removeAttribute("value");
+  row.querySelector(".amount").textContent = total ? `${fmtBytes(loaded)} / ${fmtBytes(total)}` : fmtBytes(loaded);
+}
+
+function loadCorpus(id) {
+  const corpus = state.manifest.corpora.find((c) => c.id === id) ?? state.manifest.corpora[0];
+  state.corpus = corpus;
+  state.ready = false;
+  $("corpus").value = corpus.id;
+  const url = new URL(location.href);
+  url.searchParams.set("corpus", corpus.id);
+  history.replaceState(null, "", url);
+  clearError();
+  clearResults();
+  document.body.dataset.state = "loading";
+  setSearchEnabled(false);
+  const load = $("load");
+  load.classList.remove("failed", "done");
+  delete load.dataset.indexLoadMs;
+  $("progress").replaceChildren();
+  $("load-summary").textContent = `Loading ${corpus.name}…`;
+  $("corpus-desc").textContent = corpus.description;
+  renderExamples(corpus);
+  state.loadStart = performance.now();
+  state.worker.postMessage({ type: "load", index: { url: corpus.index, name: corpus.id } });
+}
+
+function onLoaded({ info, encoder, timings, bytes }) {
+  state.ready = true;
+  state.info = info;
+  const total = performance.now() - state.loadStart;
+  const indexMs = timings.indexDownloadMs + timings.indexParseMs;
+  const load = $("load");
+  load.classList.add("done");
+  load.dataset.indexLoadMs = indexMs.toFixed(1);
+  load.dataset.totalLoadMs = total.toFixed(1);
+  for (const [stage, ms, n] of [["wasm", timings.wasmMs, bytes.wasm], ["index", indexMs, bytes.index]]) {
+    const row = progressRow(stage);
+    row.querySelector("progress").max = 1;
+    row.querySelector("progress").value = 1;
+    row.querySelector(".amount").textContent = `${fmtBytes(n)} in ${fmtMs(ms)}` + (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
+  }
+  if (bytes.model) {
+    progressRow("model").querySelector(".amount").textContent = `${fmtBytes(bytes.model)} in ${fmtMs(timings.modelMs)}`;
+  }
+  const c = info.counts;
+  $("load-summary").replaceChildren(
+    h("strong", {}, state.corpus.name),
+    ` · ${fmtInt(c.passages)} passages · ${fmtInt(c.phrases)} phrase nodes · ${fmtInt(c.tripleEdges)} triple + ${fmtInt(c.synonymyEdges)} synonymy edges · encoder `,
+    h("code", {}, info.encoder.id),
+    ` (${encoder})`,
+    ` · ready in ${fmtMs(total)}`,
+  );
+  document.body.dataset.state = "ready";
+  setSearchEnabled(true);
+  $("q").focus();
+  if (state.pendingQuery) {
+    const q = state.pendingQuery;
+    state.pendingQuery = null;
+    search(q);
+  }
+}
+
+function renderExamples(corpus) {
+  $("examples").replaceChildren(
+    ...(corpus.examples?.length ? [h("span", { class: "label" }, "Try:")] : []),
+    ...(corpus.examples ?? []).map((q) =>
+      h("button", { type: "button", class: "example", disabled: !state.ready, onclick: () => { $("q").value = q; search(q); } }, q),
+    ),
+  );
+}
+
+// ---- searching -------------------------------------------------------------------------------
+
+function search(question) {
+  question = question.trim();
+  if (!question) return;
+  if (!state.ready) {
+    state.pendingQuery = question;
+    return;
+  }
+  const seq = ++state.seq;
+  state.sent.set(seq, { t0: performance.now(), question });
+  $("stats").textContent = "Searching…";
+  document.body.dataset.searching = "true";
+  state.worker.postMessage({ type: "search", seq, question, topK: 5 });
+}
+
+function clearResults() {
+  $("results").replaceChildren();
+  $("explain").hidden = true;
+  $("x-graph-sec").hidden = true;
+  $("stats").textContent = "";
+  delete $("stats").dataset.seq;
+}
+
+function onResult({ seq, result, graph, timings }) {
+  const sent = state.sent.get(seq);
+  state.sent.delete(seq);
+  if (!sent || seq !== state.seq) return; // a newer question is on its way
+  clearError();
+  renderPassages(result);
+  renderExplanation(result, graph);
+  const ms = performance.now() - sent.t0;
+  const stats = $("stats");
+  stats.replaceChildren(
+    h("strong", {}, fmtMs(ms)),
+    ` for “${sent.question}” — query entities ${fmtMs(timings.entitiesMs)}, encoding ${fmtMs(timings.encodeMs)}, linking + PPR + ranking ${fmtMs(timings.retrieveMs)}` +
+      (result.pprIterations ? ` (${result.pprIterations} PPR iterations)` : "") +
+      `, subgraph ${fmtMs(timings.subgraphMs)}. Computed in this tab; nothing was sent anywhere.`,
+  );
+  stats.dataset.queryMs = ms.toFixed(2);
+  stats.dataset.workerMs = timings.workerMs.toFixed(2);
+  stats.dataset.seq = String(seq);
+  delete document.body.dataset.searching;
+}
+
+function highlighted(text, seedPhrases, contribPhrases) {
+  const frag = document.createDocumentFragment();
+  let at = 0;
+  for (const s of phraseSpans(text, [...seedPhrases, ...contribPhrases])) {
+    frag.append(text.slice(at, s.start));
+    const seed = s.phrases.some((p) => seedPhrases.has(p));
+    frag.append(h("mark", { class: seed ? "seed" : "", title: s.phrases.join(" · ") }, text.slice(s.start, s.end)));
+    at = s.end;
+  }
+  frag.append(text.slice(at));
+  return frag;
+}
+
+function renderPassages(result) {
+  const seedPhrases = new Set(result.seeds.map((s) => s.phrase));
+  const max = Math.max(...result.passages.map((p) => p.score), 1e-12);
+  const notice =
+    result.mode === "dense"
+      ? h("p", { class: "notice" }, result.fallback ? `${result.fallback}: no phrase of the graph matched the question, so passages are ranked by embedding similarity.` : "Ranked by dense retrieval.")
+      : null;
+  $("results").replaceChildren(
+    h("h2", {}, "Top passages"),
+    ...(notice ? [notice] : []),
+    ...result.passages.map((p) =>
+      h(
+        "article",
+        { class: "passage", dataset: { id: String(p.id), rank: String(p.rank) } },
+        h(
+          "header",
+          {},
+          h("span", { class: "rank" }, String(p.rank)),
+          h("h3", {}, p.url ? h("a", { href: p.url }, p.title) : p.title),
+          h("span", { class: "score", title: result.mode === "dense" ? "cosine" : "Pᵀ·ppr: Σ occurrences × PPR of the passage's phrases" }, p.score.toPrecision(3)),
+        ),
+        h("div", { class: "bar" }, h("span", { style: { width: `${((100 * p.score) / max).toFixed(1)}%` } })),
+        h("p", { class: "text" }, highlighted(p.text, seedPhrases, new Set(p.contributions.map((c) => c.phrase)))),
+      ),
+    ),
+  );
+}
+
+function renderExplanation(result, graph) {
+  const panel = $("explain");
+  panel.hidden = false;
+  // 1. Query entities → seeds.
+  $("x-entities").replaceChildren(
+    result.entities.length ? h("div", { class: "chips" }, result.entities.map((e) => h("span", { class: "chip entity" }, e))) : h("p", { class: "muted" }, "No query entity found in the question."),
+  );
+  $("x-seeds").replaceChildren(
+    result.seeds.length
+      ? h(
+          "table",
+          { class: "seeds" },
+          h("thead", {}, h("tr", {}, h("th", {}, "query entity"), h("th", {}, "seed phrase"), h("th", { class: "num", title: "cosine of entity and phrase embeddings" }, "cosine"), h("th", { class: "num", title: "node specificity 1/|P_i|: the seed's reset probability weight" }, "specificity"))),
+          h(
+            "tbody",
+            {},
+            result.seeds.map((s) =>
+              h("tr", {}, h("td", {}, s.entity), h("td", {}, h("span", { class: "chip seed" }, s.phrase)), h("td", { class: "num" }, s.cosine.toFixed(3)), h("td", { class: "num" }, `1/${Math.round(1 / s.specificity)}`)),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, "No seed: dense ranking."),
+  );
+  // 2. Top PPR phrases.
+  const maxPpr = Math.max(...result.topPhrases.map((p) => p.ppr), 1e-12);
+  const seedIds = new Set(result.seeds.map((s) => s.phraseId));
+  $("x-ppr").replaceChildren(
+    h(
+      "ol",
+      { class: "ppr" },
+      result.topPhrases.map((p) =>
+        h(
+          "li",
+          {},
+          h("span", { class: `phrase${seedIds.has(p.phraseId) ? " is-seed" : ""}` }, p.phrase),
+          h("span", { class: "bar" }, h("span", { style: { width: `${((100 * p.ppr) / maxPpr).toFixed(1)}%` } })),
+          h("span", { class: "num" }, p.ppr.toFixed(4)),
+        ),
+      ),
+    ),
+  );
+  // 3. What each passage drew its score from.
+  $("x-contrib").replaceChildren(
+    h(
+      "ol",
+      { class: "contrib" },
+      result.passages.map((p) =>
+        h(
+          "li",
+          {},
+          h("span", { class: "ptitle" }, `#${p.rank} ${p.title}`),
+          h(
+            "span",
+            { class: "chips" },
+            p.contributions.map((c) => h("span", { class: `chip${seedIds.has(c.phraseId) ? " seed" : ""}`, title: `${c.count} triple(s) × PPR ${c.ppr.toFixed(4)} = ${c.score.toFixed(4)}` }, `${c.phrase} ${pct(c.score / p.score)}`)),
+          ),
+        ),
+      ),
+    ),
+  );
+  // 4. The activated subgraph.
+  const g = $("x-graph");
+  if (graph && graph.nodes.length) {
+    drawSubgraph(g, graph);
+    g.dataset.nodes = String(graph.nodes.length);
+    g.dataset.edges = String(graph.links.filter((l) => l.kind !== "passage").length);
+  } else {
+    g.replaceChildren(h("p", { class: "muted" }, "No graph walk for this query."));
+    g.dataset.nodes = "0";
+    g.dataset.edges = "0";
+  }
+  for (const id of ["x-ppr-sec", "x-contrib-sec", "x-graph-sec"]) $(id).hidden = result.mode === "dense";
+}
+
+// ---- start -----------------------------------------------------------------------------------
+
+async function main() {
+  if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+    return fail("wasm", "WebAssembly is not available here, so the retriever cannot run.");
+  }
+  if (typeof Worker !== "function") return fail("worker", "Web Workers are not available in this browser.");
+  let manifest;
+  try {
+    const res = await fetch("corpora.json");
+    if (!res.ok) throw new Error(`corpora.json: HTTP ${res.status} ${res.statusText}`);
+    manifest = await res.json();
+    if (!Array.isArray(manifest.corpora) || manifest.corpora.length === 0) throw new Error("corpora.json lists no index");
+  } catch (e) {
+    return fail("manifest", String(e.message ?? e));
+  }
+  state.manifest = manifest;
+  $("corpus").replaceChildren(...manifest.corpora.map((c) => h("option", { value: c.id }, c.name)));
+  $("corpus").addEventListener("change", (e) => loadCorpus(e.target.value));
+  $("search").addEventListener("submit", (e) => {
+    e.preventDefault();
+    search($("q").value);
+  });
+  const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  worker.onerror = (e) => fail("worker", e.message || "worker.js failed to load");
+  worker.onmessage = ({ data }) => {
+    if (data.type === "progress") onProgress(data);
+    else if (data.type === "loaded") onLoaded(data);
+    else if (data.type === "result") onResult(data);
+    else if (data.type === "error") {
+      if (data.stage === "search") {
+        state.sent.delete(data.seq);
+        delete document.body.dataset.searching;
+        $("stats").textContent = "";
+      }
+      fail(data.stage, data.message);
+    }
+  };
+  state.worker = worker;
+  const params = new URLSearchParams(location.search);
+  // The corpus choice is kept in the URL; the question never is (a URL reaches the server).
+  loadCorpus(params.get("corpus"));
+}
+
+window.addEventListener("unhandledrejection", (e) => fail("search", String(e.reason?.message ?? e.reason)));
+main();

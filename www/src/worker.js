@@ -1,0 +1,98 @@
+// worker.js — everything slow runs here, off the page's thread: the wasm module, the index,
+// the encoder and every query. The page sends
+//   {type: "load", index: {url, name}}                  load (or switch to) an index
+//   {type: "search", seq, question, topK}               rank passages
+// and receives
+//   {type: "progress", stage: "wasm"|"index"|"model", loaded, total}
+//   {type: "loaded", info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}}
+//   {type: "result", seq, result, graph, timings}
+//   {type: "error", stage: "wasm"|"index"|"encoder"|"search", seq?, message}
+// Nothing leaves the browser: the only requests are for the site's own static files.
+import { HippoRAG, Retriever, initWasm, fetchBytes } from "../../pkg/hipporag.js";
+import { encoderFor } from "./encoders.js";
+import { activatedPhrases, subgraphModel } from "./activated.js";
+
+const base = new URL("./", self.location.href);
+let wasm = null; // {ms, bytes}
+let rag = null;
+
+const post = (m) => self.postMessage(m);
+
+async function download(url, stage) {
+  const t = performance.now();
+  const bytes = await fetchBytes(new URL(url, base), ({ loaded, total }) => post({ type: "progress", stage, loaded, total }));
+  return { bytes, ms: performance.now() - t };
+}
+
+async function ensureWasm() {
+  if (wasm) return wasm;
+  if (typeof WebAssembly !== "object") throw Object.assign(new Error("WebAssembly is not available in this browser's workers"), { kind: "wasm" });
+  const t = performance.now();
+  const { bytes } = await download("hipporag_wasm_bg.wasm", "wasm");
+  await initWasm(bytes);
+  wasm = { ms: performance.now() - t, bytes: bytes.length };
+  return wasm;
+}
+
+async function load({ url }) {
+  let stage = "wasm";
+  try {
+    const w = await ensureWasm();
+    stage = "index";
+    if (rag) {
+      rag.retriever.free();
+      rag = null;
+    }
+    const dl = await download(url, "index");
+    const t0 = performance.now();
+    const retriever = Retriever.fromBytes(dl.bytes);
+    const parseMs = performance.now() - t0;
+    stage = "encoder";
+    const info = retriever.info;
+    let enc;
+    try {
+      enc = encoderFor(info);
+    } catch (e) {
+      retriever.free();
+      throw e;
+    }
+    const t1 = performance.now();
+    const { encode, modelBytes } = await enc.load(info, { base, fetchBytes: (u, s = "model") => download(u, s).then((d) => d.bytes) });
+    const modelMs = performance.now() - t1;
+    rag = new HippoRAG(retriever, { encode });
+    post({
+      type: "loaded",
+      info,
+      encoder: enc.label,
+      timings: { wasmMs: w.ms, indexDownloadMs: dl.ms, indexParseMs: parseMs, modelMs },
+      bytes: { wasm: w.bytes, index: dl.bytes.length, model: modelBytes },
+    });
+  } catch (e) {
+    post({ type: "error", stage: e.kind ?? stage, message: String(e?.message ?? e) });
+  }
+}
+
+async function search({ seq, question, topK }) {
+  try {
+    if (!rag) throw new Error("no index is loaded");
+    const t0 = performance.now();
+    const result = await rag.search(question, { topK });
+    const t1 = performance.now();
+    let graph = null;
+    if (result.mode === "hipporag1") {
+      const phrases = activatedPhrases(result);
+      const edges = rag.retriever.subgraph(Uint32Array.from(phrases.keys()));
+      graph = subgraphModel(result, phrases, edges);
+    }
+    const t2 = performance.now();
+    post({ type: "result", seq, result, graph, timings: { ...result.timings, searchMs: t1 - t0, subgraphMs: t2 - t1, workerMs: t2 - t0 } });
+  } catch (e) {
+    post({ type: "error", stage: "search", seq, message: String(e?.message ?? e) });
+  }
+}
+
+// Messages are handled one at a time, in order (a load finishes before the next search starts).
+let queue = Promise.resolve();
+self.onmessage = ({ data }) => {
+  queue = queue.then(() => (data.type === "load" ? load(data.index) : data.type === "search" ? search(data) : undefined));
+};
