@@ -199,7 +199,7 @@ function onResult({ seq, result, graph, timings }) {
     h("strong", {}, fmtMs(ms)),
     ` for “${sent.question}” — query entities ${fmtMs(timings.entitiesMs)}, encoding ${fmtMs(timings.encodeMs)}, linking + PPR + ranking ${fmtMs(timings.retrieveMs)}` +
       (result.pprIterations ? ` (${result.pprIterations} PPR iterations)` : "") +
-      `, subgraph ${fmtMs(timings.subgraphMs)}. Computed in this tab; nothing was sent anywhere.`,
+      `, subgraph + layout ${fmtMs(timings.subgraphMs)}. Computed in this tab; nothing was sent anywhere.`,
   );
   stats.dataset.queryMs = ms.toFixed(2);
   stats.dataset.workerMs = timings.workerMs.toFixed(2);

@@ -1,9 +1,9 @@
 // graph.js — draws the activated subgraph as SVG: phrase nodes (seeds highlighted, area ∝ PPR
 // probability), passage nodes (ranked passages), triple edges (solid, labelled with the
-// relation), synonymy edges (dashed) and passage–phrase links (dotted). The layout is d3-force,
-// run to rest synchronously (a few dozen nodes: a few milliseconds) so the drawing is static and
-// the same for the same result.
-import { forceSimulation, forceLink, forceManyBody, forceCollide, forceX, forceY } from "d3-force";
+// relation), synonymy edges (dashed) and passage–phrase links (dotted). Positions come from
+// layout.js, computed in the worker; this only builds DOM.
+
+const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -14,33 +14,15 @@ function el(name, attrs = {}, parent) {
   return e;
 }
 
-const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
 /**
- * Replaces the content of `container` with a drawing of `graph` ({nodes, links} from
- * activated.js subgraphModel). Returns the <svg>.
+ * Replaces the content of `container` with a drawing of `graph` (layout.js layoutSubgraph:
+ * nodes with x, y, r, label; links by node key). Returns the <svg>.
  */
-export function drawSubgraph(container, graph, { width = 1200, height = 520 } = {}) {
+export function drawSubgraph(container, graph, { height = 520 } = {}) {
   container.replaceChildren();
-  const nodes = graph.nodes.map((n) => ({ ...n }));
-  const links = graph.links.map((l) => ({ ...l }));
-  const maxPpr = Math.max(1e-12, ...nodes.filter((n) => n.type === "phrase").map((n) => n.ppr));
-  for (const n of nodes) {
-    n.r = n.type === "passage" ? 11 : 5 + 13 * Math.sqrt(n.ppr / maxPpr);
-    n.label = n.type === "passage" ? clip(n.title, 24) : clip(n.phrase, n.seed ? 40 : 28);
-    // Collision radius: the node and about half its label (labels are ~6 px per character).
-    n.room = Math.max(n.r + 8, Math.min(3.2 * n.label.length, 80));
-  }
-
-  const sim = forceSimulation(nodes)
-    .force("link", forceLink(links).id((d) => d.key).distance((l) => (l.kind === "passage" ? 70 : l.kind === "synonymy" ? 80 : 110)).strength((l) => (l.kind === "passage" ? 0.3 : 0.6)))
-    .force("charge", forceManyBody().strength(-380))
-    .force("collide", forceCollide((d) => d.room).strength(0.9))
-    // Gentle pulls to the centre, stronger vertically: a wide drawing for a wide panel.
-    .force("x", forceX(0).strength(0.025))
-    .force("y", forceY(0).strength(0.025 * Math.max(1, width / height)))
-    .stop();
-  for (let i = 0; i < 320; i++) sim.tick();
+  const { nodes } = graph;
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  const links = graph.links.map((l) => ({ ...l, source: byKey.get(l.source), target: byKey.get(l.target) }));
 
   const pad = 70;
   const xs = nodes.map((n) => n.x);

@@ -11,6 +11,7 @@
 import { HippoRAG, Retriever, initWasm, fetchBytes } from "../../pkg/hipporag.js";
 import { encoderFor } from "./encoders.js";
 import { activatedPhrases, subgraphModel } from "./activated.js";
+import { layoutSubgraph } from "./layout.js";
 
 const base = new URL("./", self.location.href);
 let wasm = null; // {ms, bytes}
@@ -82,10 +83,10 @@ async function search({ seq, question, topK }) {
     if (result.mode === "hipporag1") {
       const phrases = activatedPhrases(result);
       const edges = rag.retriever.subgraph(Uint32Array.from(phrases.keys()));
-      graph = subgraphModel(result, phrases, edges);
+      graph = layoutSubgraph(subgraphModel(result, phrases, edges));
     }
     const t2 = performance.now();
-    post({ type: "result", seq, result, graph, timings: { ...result.timings, searchMs: t1 - t0, subgraphMs: t2 - t1, workerMs: t2 - t0 } });
+    post({ type: "result", seq, result, graph, timings: { ...result.timings, searchMs: t1 - t0, subgraphMs: t2 - t1 /* edges + layout */, workerMs: t2 - t0 } });
   } catch (e) {
     post({ type: "error", stage: "search", seq, message: String(e?.message ?? e) });
   }

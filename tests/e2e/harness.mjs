@@ -1,0 +1,79 @@
+// Shared set-up for the browser tests: the built site (out/www/), a static server on
+// 127.0.0.1 (the same command as `./build.sh serve`), Debian's chromium driven by
+// playwright-core, and the real MuSiQue data.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const site = process.env.HIPPORAG_SITE ?? join(root, "out", "www");
+export const data = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
+export const outDir = join(root, "tests", "e2e", "out");
+mkdirSync(outDir, { recursive: true });
+
+/** The flags from DEVELOPERS.md / the project brief. */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** Starts `python3 -m http.server --bind 127.0.0.1 0` on the site; resolves to {origin, stop}. */
+export function serve(dir = site) {
+  if (!existsSync(join(dir, "index.html"))) throw new Error(`${dir}/index.html is missing: run ./build.sh site first`);
+  const proc = spawn("python3", ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", dir, "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const timer = setTimeout(() => reject(new Error(`http.server did not start: ${buf}`)), 15000);
+    proc.on("error", reject);
+    proc.on("exit", (code) => reject(new Error(`http.server exited with ${code}: ${buf}`)));
+    proc.stdout.on("data", (d) => {
+      buf += d;
+      const m = /port (\d+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        proc.removeAllListeners("exit");
+        resolve({ origin: `http://127.0.0.1:${m[1]}`, stop: () => proc.kill() });
+      }
+    });
+    proc.stderr.on("data", () => {}); // the access log; drained so the server never blocks
+  });
+}
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+}
+
+export const questions = () => JSON.parse(readFileSync(join(data, "musique_train", "musique_train.json"), "utf8"));
+export const corpus = () => JSON.parse(readFileSync(join(data, "musique_train", "musique_train_corpus.json"), "utf8"));
+
+/** Gold passage ids of a MuSiQue question: corpus positions matching (title, text), never title alone. */
+export function goldIds(q, passages) {
+  const key = (t, x) => `${t}\u0000${x}`;
+  const ids = new Map();
+  passages.forEach((p, i) => ids.set(key(p.title, p.text), [...(ids.get(key(p.title, p.text)) ?? []), i]));
+  return q.paragraphs.filter((p) => p.is_supporting).map((p) => ids.get(key(p.title, p.paragraph_text)) ?? []);
+}
+
+/** CRC-32 (IEEE), as the index prefix stores it. */
+export function crc32(bytes) {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+export const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+export const quantile = (a, q) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(q * a.length))];

@@ -1,0 +1,244 @@
+// End-to-end tests of the www/ demo in a real headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core), against the built site (out/www/, `./build.sh site`) served on
+// 127.0.0.1 by the same static server as `./build.sh serve`.
+//
+// They type real MuSiQue questions, check rankings against the gold passages and the native
+// `hipporag eval`, check that the explanation and the activated subgraph are drawn (and that the
+// drawn edges are the ones the index holds), break the index on the wire to see the page's
+// error messages, and print — from the browser — the index load time and the median query
+// latency over the 100 questions. Screenshots go to tests/e2e/out/.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { corpus, crc32, data, goldIds, launch, median, outDir, quantile, questions, root, serve, site } from "./harness.mjs";
+
+const QUESTIONS = questions();
+const CORPUS = corpus();
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** A fresh page (own context, so routes and init scripts do not leak), with page errors collected. */
+async function open(path = "/", { setup } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  if (setup) await setup(context);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(server.origin + path);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 60000 });
+  return { page, context, errors };
+}
+
+/** Types `question`, submits it and waits for its results; returns the page's timing and ids. */
+async function ask(page, question, { type = false } = {}) {
+  const seq = Number((await page.locator("#stats").getAttribute("data-seq")) ?? 0) + 1;
+  if (type) {
+    await page.locator("#q").fill("");
+    await page.locator("#q").pressSequentially(question);
+  } else await page.locator("#q").fill(question);
+  await page.locator("#q").press("Enter");
+  await page.waitForSelector(`#stats[data-seq="${seq}"]`, { timeout: 30000 });
+  const ids = (await page.locator("#results article.passage").evaluateAll((els) => els.map((e) => Number(e.dataset.id))));
+  const ms = Number(await page.locator("#stats").getAttribute("data-query-ms"));
+  return { ids, ms };
+}
+
+test("a typed MuSiQue question: gold passage in the top 5, explanation and activated subgraph drawn", async () => {
+  const { page, context, errors } = await open("/?corpus=musique_train");
+  assert.equal(await page.getAttribute("body", "data-state"), "ready");
+  const q = QUESTIONS[0];
+  const { ids } = await ask(page, q.question, { type: true });
+  assert.equal(ids.length, 5);
+  const gold = goldIds(q, CORPUS);
+  assert.ok(gold.some((g) => g.some((id) => ids.includes(id))), `no gold passage of ${JSON.stringify(q.question)} in ${ids}`);
+
+  // The passage cards: title, score, highlighted phrases.
+  const first = page.locator("#results article.passage").first();
+  assert.equal(await first.locator("h3").innerText(), CORPUS[ids[0]].title);
+  assert.ok(Number(await first.locator(".score").innerText()) > 0);
+  assert.ok((await page.locator("#results mark").count()) >= 5, "matched phrases are highlighted");
+  // The explanation: entities → seeds (cosine, specificity) → top PPR phrases → contributions.
+  assert.ok(!(await page.locator("#explain").isHidden()));
+  const seedRows = await page.locator("#x-seeds tbody tr").count();
+  assert.ok(seedRows >= 1);
+  assert.match(await page.locator("#x-seeds").innerText(), /journal of psychotherapy integration/);
+  assert.equal(await page.locator("#x-ppr li").count(), 10);
+  assert.equal(await page.locator("#x-contrib > ol > li").count(), 5);
+  // The drawing: seeds, phrases, passages and edges; its edge count is what the index holds.
+  const svg = page.locator("#x-graph svg");
+  assert.ok(await svg.isVisible());
+  assert.ok((await svg.locator("g.node.seed").count()) >= 1);
+  assert.ok((await svg.locator("g.node.passage").count()) >= 1);
+  const triple = await svg.locator("line.edge.triple").count();
+  assert.ok(triple >= 3, `triple edges drawn: ${triple}`);
+  const drawnEdges = Number(await page.getAttribute("#x-graph", "data-edges"));
+  assert.equal(drawnEdges, triple + (await svg.locator("line.edge.synonymy").count()));
+  assert.equal(drawnEdges, await nodeSideEdgeCount(q.question), "edges drawn = edges Retriever.subgraph returns in Node");
+  await page.screenshot({ path: join(outDir, "musique_question.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The same search in Node through pkg/: how many phrase–phrase edges the subgraph has. */
+async function nodeSideEdgeCount(question) {
+  const { HippoRAG } = await import(join(root, "pkg", "hipporag.js"));
+  const { activatedPhrases } = await import(join(root, "www", "src", "activated.js"));
+  const rag = await HippoRAG.load({ index: new Uint8Array(readFileSync(join(site, "indexes", "musique_train.hipporag"))), wasm: readFileSync(join(root, "pkg", "hipporag_wasm_bg.wasm")) });
+  const res = await rag.search(question, { topK: 5 });
+  const edges = rag.retriever.subgraph(Uint32Array.from(activatedPhrases(res).keys()));
+  assert.ok(edges.every((e) => e.source < e.target && (e.kind === "synonymy") === (e.facts.length === 0)));
+  return edges.length;
+}
+
+test("100 MuSiQue questions in the browser: recall@5 equals native eval, no request leaves, timings", async () => {
+  const requests = [];
+  const { page, context, errors } = await open("/?corpus=musique_train", {
+    setup: (c) => c.on("request", (r) => requests.push(`${r.method()} ${r.url()}`)),
+  });
+  const indexLoadMs = Number(await page.getAttribute("#load", "data-index-load-ms"));
+  const totalLoadMs = Number(await page.getAttribute("#load", "data-total-load-ms"));
+  assert.ok(indexLoadMs > 0 && totalLoadMs >= indexLoadMs);
+  // Loading fetched the site's own files only, the worker's included (so the listener sees them).
+  assert.ok(requests.includes(`GET ${server.origin}/indexes/musique_train.hipporag`), requests.join("\n"));
+  assert.ok(requests.includes(`GET ${server.origin}/hipporag_wasm_bg.wasm`), requests.join("\n"));
+  assert.ok(requests.every((r) => r.startsWith(`GET ${server.origin}/`)), requests.join("\n"));
+  const loadRequests = requests.length;
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask" });
+  });
+  const times = [];
+  let recall = 0;
+  for (const q of QUESTIONS) {
+    const { ids, ms } = await ask(page, q.question);
+    times.push(ms);
+    const gold = goldIds(q, CORPUS);
+    recall += gold.filter((g) => g.some((id) => ids.includes(id))).length / gold.length;
+  }
+  recall /= QUESTIONS.length;
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  assert.deepEqual(requests.slice(loadRequests), [], "answering 100 questions made no network request at all");
+  const native = JSON.parse(
+    execFileSync(join(root, "target", "release", "hipporag"), ["eval", join(site, "indexes", "musique_train.hipporag"), "--questions", join(data, "musique_train", "musique_train.json"), "--json"], { encoding: "utf8" }),
+  );
+  assert.equal(recall, native.find((r) => r.mode === "hipporag1").recall[1], "browser recall@5 = native `hipporag eval`");
+  assert.deepEqual(errors, []);
+  const figures = {
+    browser: await browser.version(),
+    indexBytes: (await page.evaluate(() => fetch("corpora.json").then((r) => r.json()))).corpora.find((c) => c.id === "musique_train").bytes,
+    indexLoadMs,
+    pageReadyMs: totalLoadMs,
+    questions: QUESTIONS.length,
+    medianQueryMs: median(times),
+    p90QueryMs: quantile(times, 0.9),
+    recallAt5: recall,
+    mainThreadLongTasks: longTasks.length,
+    longestMainThreadTaskMs: Math.max(0, ...longTasks),
+  };
+  writeFileSync(join(outDir, "figures.json"), JSON.stringify(figures, null, 2) + "\n");
+  console.log(
+    `browser figures (Chromium ${figures.browser}, musique_train index ${(figures.indexBytes / 1e6).toFixed(1)} MB): ` +
+      `index load ${indexLoadMs.toFixed(0)} ms (download + decode; page ready in ${totalLoadMs.toFixed(0)} ms), ` +
+      `median query ${figures.medianQueryMs.toFixed(1)} ms (p90 ${figures.p90QueryMs.toFixed(1)} ms; submit → results drawn) over ${QUESTIONS.length} questions, ` +
+      `recall@5 ${recall.toFixed(3)}, main-thread long tasks: ${longTasks.length} (longest ${figures.longestMainThreadTaskMs.toFixed(0)} ms)`,
+  );
+  await context.close();
+});
+
+/** Serves `transform(bytes)` instead of the real musique index. */
+const withIndex = (transform) => ({
+  setup: (context) =>
+    context.route("**/indexes/musique_train.hipporag", async (route) => {
+      const bytes = new Uint8Array(readFileSync(join(site, "indexes", "musique_train.hipporag")));
+      const out = transform(bytes);
+      if (out === null) return route.fulfill({ status: 404, body: "Not Found" });
+      return route.fulfill({ status: 200, contentType: "application/octet-stream", body: Buffer.from(out) });
+    }),
+});
+
+async function expectError(page, kind, pattern) {
+  assert.equal(await page.getAttribute("body", "data-state"), "error");
+  const box = page.locator("#error");
+  assert.ok(await box.isVisible(), "the error is shown on the page");
+  assert.equal(await box.getAttribute("data-kind"), kind);
+  assert.match(await box.locator(".message").innerText(), pattern);
+  assert.ok((await box.locator("h2").innerText()).length > 10);
+  assert.ok(await page.locator("#q").isDisabled(), "no search box on a broken index");
+}
+
+test("a corrupt index: a clear message on the page", async () => {
+  const { page, context } = await open("/?corpus=musique_train", withIndex((b) => {
+    const c = b.slice();
+    c[Math.floor(c.length / 2)] ^= 0x5a;
+    return c;
+  }));
+  await expectError(page, "index", /index corrupt: payload CRC-32 is 0x[0-9a-f]{8}, the header says 0x[0-9a-f]{8}/);
+  assert.match(await page.locator("#error h2").innerText(), /index could not be loaded/);
+  await page.screenshot({ path: join(outDir, "corrupt_index.png"), fullPage: true });
+  await context.close();
+});
+
+test("a truncated, a missing and a non-index file: clear messages", async () => {
+  for (const [transform, pattern] of [
+    [(b) => b.subarray(0, 100_000), /index truncated: 100000 bytes, the header announces \d+/],
+    [() => null, /musique_train\.hipporag: HTTP 404/],
+    [() => new TextEncoder().encode("<!doctype html><title>Not here</title>"), /not a hipporag index/],
+  ]) {
+    const { page, context } = await open("/?corpus=musique_train", withIndex(transform));
+    await expectError(page, "index", pattern);
+    await context.close();
+  }
+});
+
+test("an index built with an encoder the page does not have: a clear message", async () => {
+  const { page, context } = await open("/?corpus=musique_train", withIndex((b) => {
+    // Rename the header's encoder id (the payload's first string) and fix the CRC: a valid
+    // index whose query encoder this page cannot run.
+    const c = b.slice();
+    const id = new TextEncoder().encode("hashed-ngram-v1");
+    const at = c.subarray(24, 64).findIndex((_, i, a) => id.every((x, k) => a[i + k] === x)) + 24;
+    assert.ok(at >= 24, "encoder id found in the header");
+    c[at + id.length - 1] = "9".charCodeAt(0);
+    new DataView(c.buffer).setUint32(20, crc32(c.subarray(24)), true);
+    return c;
+  }));
+  await expectError(page, "encoder", /built with the encoder "hashed-ngram-v9" \(dim 384\), which this page cannot run; it has: "hashed-ngram-v1"/);
+  await context.close();
+});
+
+test("a browser without WebAssembly: a clear message", async () => {
+  const { page, context } = await open("/", { setup: (c) => c.addInitScript(() => delete globalThis.WebAssembly) });
+  await expectError(page, "wasm", /WebAssembly is not available/);
+  assert.match(await page.locator("#error h2").innerText(), /cannot run WebAssembly/);
+  await context.close();
+});
+
+test("the paper's case study: Which Stanford professor works on the neuroscience of Alzheimer's?", async (t) => {
+  const manifest = JSON.parse(readFileSync(join(site, "corpora.json"), "utf8"));
+  if (!manifest.corpora.some((c) => c.id === "case_study_university")) {
+    t.skip("no case_study_university index in this build (build.sh builds it only when `hipporag index` can run without --openie)");
+    return;
+  }
+  const { page, context, errors } = await open("/?corpus=case_study_university");
+  const cs = JSON.parse(readFileSync(join(data, "case_studies", "case_study_university.json"), "utf8"))[0];
+  const uni = JSON.parse(readFileSync(join(data, "case_studies", "case_study_university_corpus.json"), "utf8"));
+  const { ids } = await ask(page, "Which Stanford professor works on the neuroscience of Alzheimer's?", { type: true });
+  const goldTitles = cs.gold_docs.map((i) => uni[i].title);
+  const titles = ids.map((i) => uni[i].title);
+  assert.ok(goldTitles.some((g) => titles.includes(g)), `gold ${goldTitles} not in top 5 ${titles}`);
+  assert.ok((await page.locator("#x-graph svg g.node").count()) > 0);
+  await page.screenshot({ path: join(outDir, "case_study_university.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
