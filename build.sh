@@ -4,11 +4,13 @@
 #   ./build.sh demo    set up everything, build native + wasm, index musique_train, print the
 #                      recall table and answer a sample question (the main job)
 #   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, wasm tests in
-#                      Node, JS wrapper tests in Node
+#                      Node, JS wrapper tests in Node, the site's end-to-end tests in headless Chromium
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, wasm-bindgen-cli at the
 #                      Cargo.lock version)
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
 #   ./build.sh bench   criterion (native) and the Node harness (wasm) for retrieve()
+#   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
+#   ./build.sh serve   ./build.sh site, then serve out/www/ on http://127.0.0.1:${PORT:-8000}/
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -28,7 +30,14 @@ setup() {
     echo "installing wasm-bindgen-cli $want (takes several minutes)"
     cargo install wasm-bindgen-cli --version "$want"
   fi
-  command -v node >/dev/null || { echo "error: node (>= 18) is required for the wasm tests" >&2; exit 1; }
+  command -v node >/dev/null || { echo "error: node (>= 18) is required for the wasm tests and the site" >&2; exit 1; }
+}
+
+# Front-end packages (esbuild, d3-force, playwright-core) at the package-lock.json versions.
+npm_deps() {
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --ignore-scripts  # no package needs its install script (esbuild ships its binary as a dependency)
+  fi
 }
 
 build_native() {
@@ -69,6 +78,33 @@ musique_index() {
     --out "$OUT/musique_train.hipporag" --fact-vectors
 }
 
+# The paper's case study corpus has no OpenIE file: it is indexed only when `hipporag index`
+# can extract triples itself (no --openie).
+university_index() {
+  if ./target/release/hipporag index --help | grep -q '^Usage:.*--openie <'; then
+    echo "case_study_university: skipped (this hipporag index needs --openie; the corpus has no OpenIE file)"
+    rm -f "$OUT/case_study_university.hipporag"
+    return
+  fi
+  ./target/release/hipporag index \
+    --corpus "$DATA/case_studies/case_study_university_corpus.json" \
+    --out "$OUT/case_study_university.hipporag"
+}
+
+# The static site: out/www/ (page + worker bundled by esbuild, the wasm module, the indexes
+# that exist, corpora.json). Needs build_native, build_wasm and the indexes first.
+build_site() {
+  npm_deps
+  university_index
+  node www/build.mjs --out "$OUT/www" --indexes "$OUT" --data "$DATA"
+}
+
+serve() {
+  local port=${PORT:-8000}
+  echo "serving $OUT/www/ on http://127.0.0.1:$port/ (Ctrl-C stops)"
+  exec python3 -m http.server --bind 127.0.0.1 "$port" --directory "$OUT/www"
+}
+
 demo() {
   setup
   build_native
@@ -77,6 +113,8 @@ demo() {
   ./target/release/hipporag eval "$OUT/musique_train.hipporag" --questions "$DATA/musique_train/musique_train.json"
   ./target/release/hipporag query "$OUT/musique_train.hipporag" \
     "Who was the first president of the association which published Journal of Psychotherapy Integration?"
+  build_site
+  echo "browser demo built in out/www/: ./build.sh serve, then open http://127.0.0.1:${PORT:-8000}/"
 }
 
 wasm_test() {
@@ -96,6 +134,9 @@ run_tests() {
   build_wasm
   musique_index
   node --test tests/js/
+  # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM).
+  build_site
+  node --test tests/e2e/
 }
 
 bench() {
@@ -113,5 +154,7 @@ case "${1:-}" in
   setup) setup ;;
   build) setup; build_native; build_wasm ;;
   bench) bench ;;
+  site) setup; build_native; build_wasm; musique_index; build_site ;;
+  serve) setup; build_native; build_wasm; musique_index; build_site; serve ;;
   *) sed -n '2,13p' "$0"; exit 2 ;;
 esac

@@ -156,6 +156,26 @@ test("100 MuSiQue questions in the browser: recall@5 equals native eval, no requ
   await context.close();
 });
 
+test("the method menu: HippoRAG 2 (linked facts) and the dense baseline", async () => {
+  const { page, context, errors } = await open("/?corpus=musique_train");
+  const q = QUESTIONS[0];
+  const gold = goldIds(q, CORPUS);
+  await page.selectOption("#mode", "hipporag2");
+  let { ids } = await ask(page, q.question);
+  assert.ok(gold.some((g) => g.some((id) => ids.includes(id))), `HippoRAG 2: no gold passage in ${ids}`);
+  assert.match(await page.locator("#x-step1").innerText(), /linked facts/);
+  assert.ok((await page.locator("#x-entities ol.facts li").count()) >= 1);
+  assert.ok((await page.locator("#x-graph svg line.edge.triple").count()) >= 1);
+  await page.selectOption("#mode", "dense");
+  ({ ids } = await ask(page, q.question));
+  assert.equal(ids.length, 5);
+  assert.ok(await page.locator("#x-dense").isVisible());
+  assert.ok(await page.locator("#x-graph-sec").isHidden());
+  assert.match(await page.locator("#results .notice").innerText(), /Dense baseline/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 /** Serves `transform(bytes)` instead of the real musique index. */
 const withIndex = (transform) => ({
   setup: (context) =>

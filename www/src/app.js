@@ -67,6 +67,7 @@ function clearError() {
 
 function setSearchEnabled(on) {
   $("q").disabled = !on;
+  $("mode").disabled = !on;
   $("go").disabled = !on;
   for (const b of document.querySelectorAll("#examples button")) b.disabled = !on;
 }
@@ -175,7 +176,7 @@ function search(question) {
   state.sent.set(seq, { t0: performance.now(), question });
   $("stats").textContent = "Searching…";
   document.body.dataset.searching = "true";
-  state.worker.postMessage({ type: "search", seq, question, topK: 5 });
+  state.worker.postMessage({ type: "search", seq, question, topK: 5, mode: $("mode").value });
 }
 
 function clearResults() {
@@ -220,12 +221,18 @@ function highlighted(text, seedPhrases, contribPhrases) {
   return frag;
 }
 
+const SCORE_TITLES = {
+  hipporag1: "Pᵀ·ppr: Σ over the passage's phrases of occurrences × PPR probability",
+  hipporag2: "PPR probability of the passage node",
+  dense: "cosine of question and passage embeddings",
+};
+
 function renderPassages(result) {
   const seedPhrases = new Set(result.seeds.map((s) => s.phrase));
   const max = Math.max(...result.passages.map((p) => p.score), 1e-12);
   const notice =
     result.mode === "dense"
-      ? h("p", { class: "notice" }, result.fallback ? `${result.fallback}: no phrase of the graph matched the question, so passages are ranked by embedding similarity.` : "Ranked by dense retrieval.")
+      ? h("p", { class: "notice" }, result.fallback ? `Fallback — ${result.fallback}.` : "Dense baseline: passages ranked by the cosine of question and passage embeddings.")
       : null;
   $("results").replaceChildren(
     h("h2", {}, "Top passages"),
@@ -239,7 +246,7 @@ function renderPassages(result) {
           {},
           h("span", { class: "rank" }, String(p.rank)),
           h("h3", {}, p.url ? h("a", { href: p.url }, p.title) : p.title),
-          h("span", { class: "score", title: result.mode === "dense" ? "cosine" : "Pᵀ·ppr: Σ occurrences × PPR of the passage's phrases" }, p.score.toPrecision(3)),
+          h("span", { class: "score", title: SCORE_TITLES[result.mode] }, p.score.toPrecision(3)),
         ),
         h("div", { class: "bar" }, h("span", { style: { width: `${((100 * p.score) / max).toFixed(1)}%` } })),
         h("p", { class: "text" }, highlighted(p.text, seedPhrases, new Set(p.contributions.map((c) => c.phrase)))),
@@ -251,23 +258,31 @@ function renderPassages(result) {
 function renderExplanation(result, graph) {
   const panel = $("explain");
   panel.hidden = false;
-  // 1. Query entities → seeds.
-  $("x-entities").replaceChildren(
-    result.entities.length ? h("div", { class: "chips" }, result.entities.map((e) => h("span", { class: "chip entity" }, e))) : h("p", { class: "muted" }, "No query entity found in the question."),
+  // 1. Query entities (HippoRAG) or linked facts (HippoRAG 2) → seeds.
+  const v2 = result.mode === "hipporag2";
+  $("x-step1").textContent = v2 ? "Question → linked facts → seed phrases" : "Query entities → seed phrases";
+  $("x-step1-note").replaceChildren(
+    v2
+      ? "HippoRAG 2 links the whole question to its nearest facts (triples) by cosine; their subjects and objects become seeds, weighted by fact score × node specificity, and passages are nodes of the graph."
+      : "Each query entity links to its nearest phrase node (cosine); the seed's restart weight is its node specificity 1/|Pᵢ| (rarer phrases weigh more).",
   );
+  $("x-entities").replaceChildren(
+    v2
+      ? h("ol", { class: "facts" }, (result.facts ?? []).map((f) => h("li", {}, h("span", { class: "fact" }, `(${f.subject}, ${f.relation}, ${f.object})`), h("span", { class: "num" }, f.cosine.toFixed(3)))))
+      : result.entities.length
+        ? h("div", { class: "chips" }, result.entities.map((e) => h("span", { class: "chip entity" }, e)))
+        : h("p", { class: "muted" }, "No query entity found in the question."),
+  );
+  const cols = v2
+    ? [["seed phrase", "", (s) => h("span", { class: "chip seed" }, s.phrase)], ["cosine", "cosine of the question and fact embeddings", (s) => s.cosine.toFixed(3)], ["specificity", "node specificity 1/|P_i|", (s) => `1/${Math.round(1 / s.specificity)}`], ["weight", "reset weight: fact score × node specificity", (s) => s.weight.toPrecision(3)]]
+    : [["query entity", "", (s) => s.entity], ["seed phrase", "", (s) => h("span", { class: "chip seed" }, s.phrase)], ["cosine", "cosine of the entity and phrase embeddings", (s) => s.cosine.toFixed(3)], ["specificity", "node specificity 1/|P_i|: the seed's reset weight", (s) => `1/${Math.round(1 / s.specificity)}`]];
   $("x-seeds").replaceChildren(
     result.seeds.length
       ? h(
           "table",
           { class: "seeds" },
-          h("thead", {}, h("tr", {}, h("th", {}, "query entity"), h("th", {}, "seed phrase"), h("th", { class: "num", title: "cosine of entity and phrase embeddings" }, "cosine"), h("th", { class: "num", title: "node specificity 1/|P_i|: the seed's reset probability weight" }, "specificity"))),
-          h(
-            "tbody",
-            {},
-            result.seeds.map((s) =>
-              h("tr", {}, h("td", {}, s.entity), h("td", {}, h("span", { class: "chip seed" }, s.phrase)), h("td", { class: "num" }, s.cosine.toFixed(3)), h("td", { class: "num" }, `1/${Math.round(1 / s.specificity)}`)),
-            ),
-          ),
+          h("thead", {}, h("tr", {}, cols.map(([name, title], i) => h("th", { class: i >= cols.length - 2 || name === "cosine" ? "num" : "", title: title || undefined }, name)))),
+          h("tbody", {}, result.seeds.map((s) => h("tr", {}, cols.map(([name, , cell]) => h("td", { class: ["cosine", "specificity", "weight"].includes(name) ? "num" : "" }, cell(s)))))),
         )
       : h("p", { class: "muted" }, "No seed: dense ranking."),
   );
@@ -302,12 +317,22 @@ function renderExplanation(result, graph) {
           h(
             "span",
             { class: "chips" },
-            p.contributions.map((c) => h("span", { class: `chip${seedIds.has(c.phraseId) ? " seed" : ""}`, title: `${c.count} triple(s) × PPR ${c.ppr.toFixed(4)} = ${c.score.toFixed(4)}` }, `${c.phrase} ${pct(c.score / p.score)}`)),
+            p.contributions.map((c) =>
+              h(
+                "span",
+                { class: `chip${seedIds.has(c.phraseId) ? " seed" : ""}`, title: `${c.count} triple(s) × PPR ${c.ppr.toFixed(4)} = ${c.score.toFixed(4)}` },
+                v2 ? c.phrase : `${c.phrase} ${pct(c.score / p.score)}`,
+              ),
+            ),
           ),
         ),
       ),
     ),
   );
+  $("x-step3").textContent = v2 ? "The phrases each passage is linked to" : "What each passage drew its score from";
+  $("x-step3-note").textContent = v2
+    ? "HippoRAG 2 scores a passage by the PPR probability of its own node; these are its phrases with the most PPR × occurrences."
+    : "Passage score = Σ over its phrases of occurrences × PPR (Pᵀ·ppr); percentages are shares of that score.";
   // 4. The activated subgraph.
   const g = $("x-graph");
   if (graph && graph.nodes.length) {
@@ -319,7 +344,9 @@ function renderExplanation(result, graph) {
     g.dataset.nodes = "0";
     g.dataset.edges = "0";
   }
-  for (const id of ["x-ppr-sec", "x-contrib-sec", "x-graph-sec"]) $(id).hidden = result.mode === "dense";
+  const dense = result.mode === "dense";
+  for (const id of ["x-entities-sec", "x-ppr-sec", "x-contrib-sec", "x-graph-sec"]) $(id).hidden = dense;
+  $("x-dense").hidden = !dense;
 }
 
 // ---- start -----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // worker.js — everything slow runs here, off the page's thread: the wasm module, the index,
 // the encoder and every query. The page sends
 //   {type: "load", index: {url, name}}                  load (or switch to) an index
-//   {type: "search", seq, question, topK}               rank passages
+//   {type: "search", seq, question, topK, mode}         rank passages ("hipporag1"|"hipporag2"|"dense")
 // and receives
 //   {type: "progress", stage: "wasm"|"index"|"model", loaded, total}
 //   {type: "loaded", info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}}
@@ -73,14 +73,14 @@ async function load({ url }) {
   }
 }
 
-async function search({ seq, question, topK }) {
+async function search({ seq, question, topK, mode }) {
   try {
     if (!rag) throw new Error("no index is loaded");
     const t0 = performance.now();
-    const result = await rag.search(question, { topK });
+    const result = await rag.search(question, { topK, mode });
     const t1 = performance.now();
     let graph = null;
-    if (result.mode === "hipporag1") {
+    if (result.mode !== "dense") {
       const phrases = activatedPhrases(result);
       const edges = rag.retriever.subgraph(Uint32Array.from(phrases.keys()));
       graph = layoutSubgraph(subgraphModel(result, phrases, edges));
