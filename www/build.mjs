@@ -39,7 +39,7 @@ await build({
   legalComments: "linked",
   logLevel: "warning",
 });
-for (const f of ["index.html", "style.css"]) copyFileSync(join(www, f), join(out, f));
+for (const f of ["index.html", "style.css", "boot.js"]) copyFileSync(join(www, f), join(out, f));
 copyFileSync(wasm, join(out, "hipporag_wasm_bg.wasm"));
 
 const corpora = [];

@@ -244,6 +244,16 @@ test("a browser without WebAssembly: a clear message", async () => {
   await context.close();
 });
 
+test("the page opened from file:// says to serve it over http", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`file://${join(site, "index.html")}`);
+  await page.waitForSelector("body[data-state=error]", { timeout: 15000 });
+  assert.equal(await page.getAttribute("#error", "data-kind"), "file");
+  assert.match(await page.locator("#error").innerText(), /must be served over http[\s\S]*\.\/build\.sh serve/);
+  await context.close();
+});
+
 test("the paper's case study: Which Stanford professor works on the neuroscience of Alzheimer's?", async (t) => {
   const manifest = JSON.parse(readFileSync(join(site, "corpora.json"), "utf8"));
   if (!manifest.corpora.some((c) => c.id === "case_study_university")) {

@@ -28,6 +28,7 @@ const ERROR_TITLES = {
   wasm: "This browser cannot run WebAssembly",
   worker: "The background worker could not start",
   manifest: "This site is incomplete",
+  asset: "A file of this site could not be loaded",
   index: "The index could not be loaded",
   encoder: "This index needs an encoder the page does not have",
   search: "The search failed",
@@ -36,6 +37,7 @@ const ERROR_HINTS = {
   wasm: "HippoRAG runs as a WebAssembly module. Use a current Chrome, Firefox, Safari or Edge, and check that WebAssembly is not disabled by a policy or an extension.",
   worker: "The page runs retrieval in a module Web Worker. Serve the site over http(s) (./build.sh serve), not from file://.",
   manifest: "Rebuild the site with ./build.sh site and serve out/www/ (./build.sh serve).",
+  asset: "Rebuild the site with ./build.sh site and serve out/www/ (./build.sh serve), then reload.",
   index: "The index file is missing, truncated or damaged. Rebuild it with `hipporag index` (./build.sh site does it) and reload.",
   encoder: "Queries must be encoded with the encoder the index was built with.",
   search: "The question could not be answered; the message above says why.",
@@ -99,6 +101,9 @@ function loadCorpus(id) {
   const corpus = state.manifest.corpora.find((c) => c.id === id) ?? state.manifest.corpora[0];
   state.corpus = corpus;
   state.ready = false;
+  // Results still on their way belong to the previous index: onResult drops them.
+  state.sent.clear();
+  state.pendingQuery = null;
   $("corpus").value = corpus.id;
   const url = new URL(location.href);
   url.searchParams.set("corpus", corpus.id);

@@ -6,7 +6,7 @@
 //   {type: "progress", stage: "wasm"|"index"|"model", loaded, total}
 //   {type: "loaded", info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}}
 //   {type: "result", seq, result, graph, timings}
-//   {type: "error", stage: "wasm"|"index"|"encoder"|"search", seq?, message}
+//   {type: "error", stage: "asset"|"wasm"|"index"|"encoder"|"search", seq?, message}
 // Nothing leaves the browser: the only requests are for the site's own static files.
 import { HippoRAG, Retriever, initWasm, fetchBytes } from "../../pkg/hipporag.js";
 import { encoderFor } from "./encoders.js";
@@ -29,7 +29,12 @@ async function ensureWasm() {
   if (wasm) return wasm;
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("WebAssembly is not available in this browser's workers"), { kind: "wasm" });
   const t = performance.now();
-  const { bytes } = await download("hipporag_wasm_bg.wasm", "wasm");
+  let bytes;
+  try {
+    ({ bytes } = await download("hipporag_wasm_bg.wasm", "wasm"));
+  } catch (e) {
+    throw Object.assign(new Error(`the WebAssembly module could not be downloaded: ${e.message}`), { kind: "asset" });
+  }
   await initWasm(bytes);
   wasm = { ms: performance.now() - t, bytes: bytes.length };
   return wasm;
