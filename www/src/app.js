@@ -58,6 +58,7 @@ function fail(kind, message) {
     document.body.dataset.state = "error";
     setSearchEnabled(false);
     $("load").classList.add("failed");
+    $("load-summary").textContent = state.corpus ? `${state.corpus.name}: not loaded.` : "Not loaded.";
   }
 }
 
