@@ -205,7 +205,7 @@ function onResult({ seq, result, graph, timings }) {
   stats.replaceChildren(
     h("strong", {}, fmtMs(ms)),
     ` for “${sent.question}” — query entities ${fmtMs(timings.entitiesMs)}, encoding ${fmtMs(timings.encodeMs)}, linking + PPR + ranking ${fmtMs(timings.retrieveMs)}` +
-      (result.pprIterations ? ` (${result.pprIterations} PPR iterations)` : "") +
+      (result.pprIterations ? ` (${fmtInt(result.pprIterations)} PPR steps: power iterations or forward pushes)` : "") +
       `, subgraph + layout ${fmtMs(timings.subgraphMs)}. Computed in this tab; nothing was sent anywhere.`,
   );
   stats.dataset.queryMs = ms.toFixed(2);
