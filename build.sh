@@ -88,7 +88,7 @@ university_index() {
   fi
   ./target/release/hipporag index \
     --corpus "$DATA/case_studies/case_study_university_corpus.json" \
-    --out "$OUT/case_study_university.hipporag"
+    --out "$OUT/case_study_university.hipporag" --fact-vectors
 }
 
 # The static site: out/www/ (page + worker bundled by esbuild, the wasm module, the indexes
