@@ -117,6 +117,8 @@ function loadCorpus(id) {
   load.classList.remove("failed", "done");
   delete load.dataset.indexLoadMs;
   $("progress").replaceChildren();
+  progressRow("wasm");
+  progressRow("index");
   $("load-summary").textContent = `Loading ${corpus.name}…`;
   $("corpus-desc").textContent = corpus.description;
   renderExamples(corpus);
@@ -124,7 +126,7 @@ function loadCorpus(id) {
   state.worker.postMessage({ type: "load", index: { url: corpus.index, name: corpus.id } });
 }
 
-function onLoaded({ info, encoder, timings, bytes }) {
+function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
   state.ready = true;
   state.info = info;
   const total = performance.now() - state.loadStart;
@@ -137,7 +139,10 @@ function onLoaded({ info, encoder, timings, bytes }) {
     const row = progressRow(stage);
     row.querySelector("progress").max = 1;
     row.querySelector("progress").value = 1;
-    row.querySelector(".amount").textContent = `${fmtBytes(n)} in ${fmtMs(ms)}` + (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
+    row.querySelector(".amount").textContent =
+      stage === "wasm" && wasmEarlier
+        ? `${fmtBytes(n)}, loaded earlier in ${fmtMs(ms)}`
+        : `${fmtBytes(n)} in ${fmtMs(ms)}` + (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
   }
   if (bytes.model) {
     progressRow("model").querySelector(".amount").textContent = `${fmtBytes(bytes.model)} in ${fmtMs(timings.modelMs)}`;

@@ -26,7 +26,7 @@ async function download(url, stage) {
 }
 
 async function ensureWasm() {
-  if (wasm) return wasm;
+  if (wasm) return { ...wasm, earlier: true };
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("WebAssembly is not available in this browser's workers"), { kind: "wasm" });
   const t = performance.now();
   let bytes;
@@ -72,6 +72,7 @@ async function load({ url }) {
       encoder: enc.label,
       timings: { wasmMs: w.ms, indexDownloadMs: dl.ms, indexParseMs: parseMs, modelMs },
       bytes: { wasm: w.bytes, index: dl.bytes.length, model: modelBytes },
+      wasmEarlier: Boolean(w.earlier),
     });
   } catch (e) {
     post({ type: "error", stage: e.kind ?? stage, message: String(e?.message ?? e) });
