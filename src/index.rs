@@ -430,6 +430,15 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, e))?;
     tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
+    // Temporary files are created owner-only (0600); an index is a public asset for a site.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let perms = std::fs::Permissions::from_mode(0o644);
+        tmp.as_file()
+            .set_permissions(perms)
+            .map_err(|e| Error::io(tmp.path(), e))?;
+    }
     tmp.as_file()
         .sync_all()
         .map_err(|e| Error::io(tmp.path(), e))?;

@@ -183,6 +183,12 @@ fn atomic_write_replaces_whole_or_not_at_all() {
     let good = small().to_bytes();
     write_atomic(&path, &good).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), good);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "readable by the web server");
+    }
     // A write into a directory that does not exist fails and leaves the good file untouched.
     let bad = dir.path().join("missing/dir/site.hipporag");
     assert!(matches!(write_atomic(&bad, b"x"), Err(Error::Io { .. })));
