@@ -1,6 +1,9 @@
-//! The `hipporag` command line: `index`, `query`, `eval`, `info`.
+//! The `hipporag` command line: `openie`, `index`, `query`, `eval`, `info`.
 //!
-//! * `hipporag index --corpus C --openie O --out I` — builds an index file (atomically).
+//! * `hipporag openie --corpus C --out O [--base-url URL --model M]` — writes an OpenIE file
+//!   with an LLM (cached, resumable) or the built-in rules (see `cli/openie.rs`).
+//! * `hipporag index --corpus C [--openie O] --out I` — builds an index file (atomically); without
+//!   `--openie` the built-in rule extractor supplies the triples.
 //! * `hipporag query I "question"` — ranks passages and prints the explanation.
 //! * `hipporag eval I --questions Q` — recall@2/@5 for HippoRAG and the dense baseline in one run.
 //! * `hipporag info I` — the header and sizes of an index.
@@ -15,10 +18,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::corpus::read_corpus;
 use crate::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder};
-use crate::eval::{evaluate, load_questions};
+use crate::eval::{evaluate, gold_ranks, load_questions};
 use crate::graph::{BuildOptions, Progress, build_index};
 use crate::index::write_atomic;
 use crate::openie::import_openie;
+use crate::openie::rules::{RuleOptions, extract_corpus};
 use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
 use crate::vectors::Quantization;
 use crate::{Error, Result};
@@ -34,9 +38,13 @@ struct Cli {
     command: Command,
 }
 
+mod openie;
+
 #[derive(Subcommand)]
 enum Command {
-    /// Build an index file from a corpus and its OpenIE results.
+    /// Extract named entities and triples for a corpus (an OpenAI-compatible LLM, or the rules).
+    Openie(openie::OpenieArgs),
+    /// Build an index file from a corpus and its OpenIE results (default: the built-in rules).
     Index(IndexArgs),
     /// Rank passages for one question.
     Query(QueryArgs),
@@ -54,9 +62,10 @@ struct IndexArgs {
     /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same.
     #[arg(long)]
     corpus: PathBuf,
-    /// OpenIE results in HippoRAG's format, aligned with the corpus.
+    /// OpenIE results in HippoRAG's format, aligned with the corpus (e.g. from `hipporag
+    /// openie`) [default: the built-in rule extractor, no LLM].
     #[arg(long)]
-    openie: PathBuf,
+    openie: Option<PathBuf>,
     /// Where to write the index (replaced atomically).
     #[arg(long)]
     out: PathBuf,
@@ -107,6 +116,9 @@ struct EvalArgs {
     /// Print the table as JSON.
     #[arg(long)]
     json: bool,
+    /// Also print, per question, the rank of each gold passage in each mode (up to 50).
+    #[arg(long)]
+    ranks: bool,
 }
 
 /// Entry point of the binary; returns a failure exit code with the error on stderr.
@@ -117,6 +129,7 @@ pub fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let res = match cli.command {
+        Command::Openie(a) => openie::cmd_openie(a),
         Command::Index(a) => cmd_index(a),
         Command::Query(a) => cmd_query(a),
         Command::Eval(a) => cmd_eval(a),
@@ -178,9 +191,19 @@ fn load(path: &Path) -> Result<Retriever> {
 fn cmd_index(a: IndexArgs) -> Result<()> {
     let t0 = Instant::now();
     let passages = read_corpus(&a.corpus)?;
-    let (docs, report) = import_openie(&a.openie, &passages)?;
     log::info!("{}: {} passages", a.corpus.display(), passages.len());
-    log::info!("{}: {report}", a.openie.display());
+    let docs = match &a.openie {
+        Some(path) => {
+            let (docs, report) = import_openie(path, &passages)?;
+            log::info!("OpenIE imported from {}: {report}", path.display());
+            docs
+        }
+        None => {
+            let (docs, report) = extract_corpus(&passages, &RuleOptions::default());
+            log::info!("OpenIE: built-in rule extractor (no LLM, no --openie file): {report}");
+            docs
+        }
+    };
     let encoder = HashedNgramEncoder::new(a.dim);
     let opts = BuildOptions {
         synonymy_threshold: a.synonymy_threshold,
@@ -294,13 +317,14 @@ fn cmd_eval(a: EvalArgs) -> Result<()> {
     let r = load(&a.index)?;
     let encoder = encoder_for(&r.index().header.encoder)?;
     let questions = load_questions(&a.questions, r.index())?;
-    let ks = [2, 5];
+    // With --ranks, rank the top 50 (the extra k only widens the rankings; the table shows 2, 5).
+    let ks: &[usize] = if a.ranks { &[2, 5, 50] } else { &[2, 5] };
     // HippoRAG 2 mode needs fact embeddings (`hipporag index --fact-vectors`).
     let mut modes = vec![Mode::Dense, Mode::HippoRag1];
     if r.index().fact_vectors.is_some() {
         modes.push(Mode::HippoRag2);
     }
-    let (table, _) = evaluate(&r, encoder.as_ref(), &questions, &modes, &ks)?;
+    let (table, runs) = evaluate(&r, encoder.as_ref(), &questions, &modes, ks)?;
     if a.json {
         println!(
             "{}",
@@ -325,6 +349,22 @@ fn cmd_eval(a: EvalArgs) -> Result<()> {
             100.0 * row.recall[1],
             row.fallbacks
         );
+    }
+    if a.ranks {
+        for (qi, q) in questions.iter().enumerate() {
+            println!("{}: {}", q.id, q.question);
+            for (row, mode_runs) in table.iter().zip(&runs) {
+                let ranks: Vec<String> = gold_ranks(&mode_runs[qi].ranking, &q.gold)
+                    .iter()
+                    .map(|r| r.map_or_else(|| ">50".to_string(), |r| r.to_string()))
+                    .collect();
+                println!(
+                    "  {:<10} gold passage ranks: {}",
+                    mode_name(row.mode),
+                    ranks.join(", ")
+                );
+            }
+        }
     }
     Ok(())
 }

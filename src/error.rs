@@ -49,6 +49,14 @@ pub enum Error {
         /// What was expected and what was found.
         message: String,
     },
+    /// The LLM server cannot be used for OpenIE (bad URL, or it answers 401, 403 or 404).
+    #[error("OpenIE LLM at {url}: {message}")]
+    OpenIeLlm {
+        /// The chat-completions endpoint.
+        url: String,
+        /// What the server answered (status and excerpt), never the API key.
+        message: String,
+    },
     /// The bytes do not start with the index magic `HIPPORAG`.
     #[error("not a hipporag index: the first 8 bytes are {found:?}, expected \"HIPPORAG\"")]
     BadMagic {

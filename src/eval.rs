@@ -2,6 +2,9 @@
 //!
 //! For each question, the gold passages are its `paragraphs` with `is_supporting: true`, matched
 //! to index passages by exact `(title, text)` — titles repeat in MuSiQue, so never by title alone.
+//! A paragraph's text is `paragraph_text` (MuSiQue) or `text` (HippoRAG's case studies, which
+//! carry both). A question without supporting paragraphs may instead list `gold_docs`, positions
+//! in the corpus the index was built from (the case studies' field).
 //! Recall@k is the fraction of a question's gold passages found among its top k, averaged over
 //! questions (the reference implementation's definition). Passages that occur several times in
 //! the corpus with the same title and text count as one gold passage, found if any copy is.
@@ -20,8 +23,10 @@ use crate::{Error, Result};
 #[derive(Deserialize)]
 struct RawParagraph {
     title: String,
-    #[serde(alias = "text")]
-    paragraph_text: String,
+    #[serde(default)]
+    paragraph_text: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
     #[serde(default)]
     is_supporting: bool,
 }
@@ -31,7 +36,10 @@ struct RawQuestion {
     #[serde(default)]
     id: Option<String>,
     question: String,
+    #[serde(default)]
     paragraphs: Vec<RawParagraph>,
+    #[serde(default)]
+    gold_docs: Option<Vec<usize>>,
 }
 
 /// A question with its gold passages resolved to index passage ids.
@@ -46,11 +54,13 @@ pub struct EvalQuestion {
 }
 
 /// Reads a MuSiQue-format question file (`[{id, question, paragraphs[{title, paragraph_text,
-/// is_supporting}]}]`) and resolves gold passages against `index`.
+/// is_supporting}]}]`, or HippoRAG's case-study files with `text` and `gold_docs`) and resolves
+/// gold passages against `index`.
 ///
 /// # Errors
 /// [`Error::Json`] if the file is not such a list; [`Error::InvalidRequest`] naming the question
-/// and title when a gold passage is not in the index (the index was built from another corpus).
+/// and title when a gold passage is not in the index (the index was built from another corpus),
+/// when a paragraph has no text, or when a `gold_docs` position is out of range.
 pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
     let raw: Vec<RawQuestion> = read_json_lenient(path)?;
     let mut by_key: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
@@ -66,7 +76,14 @@ pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
             let id = q.id.unwrap_or_else(|| qi.to_string());
             let mut gold: Vec<Vec<u32>> = Vec::new();
             for p in q.paragraphs.iter().filter(|p| p.is_supporting) {
-                let ids = by_key.get(&(p.title.as_str(), p.paragraph_text.as_str())).ok_or_else(|| {
+                let text = p.paragraph_text.as_deref().or(p.text.as_deref()).ok_or_else(|| {
+                    Error::InvalidRequest(format!(
+                        "{}: question {id}: supporting paragraph {:?} has neither \"paragraph_text\" nor \"text\"",
+                        path.display(),
+                        p.title
+                    ))
+                })?;
+                let ids = by_key.get(&(p.title.as_str(), text)).ok_or_else(|| {
                     Error::InvalidRequest(format!(
                         "{}: question {id}: gold passage {:?} is not in the index (built from another corpus?)",
                         path.display(),
@@ -75,6 +92,23 @@ pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
                 })?;
                 if !gold.contains(ids) {
                     gold.push(ids.clone());
+                }
+            }
+            if gold.is_empty() {
+                for &d in q.gold_docs.iter().flatten() {
+                    if d >= index.passages.len() {
+                        return Err(Error::InvalidRequest(format!(
+                            "{}: question {id}: gold_docs entry {d} is past the index's {} passages",
+                            path.display(),
+                            index.passages.len()
+                        )));
+                    }
+                    // Every copy of that passage counts, as for supporting paragraphs.
+                    let p = &index.passages[d];
+                    let ids = &by_key[&(p.title.as_str(), p.text.as_str())];
+                    if !gold.contains(ids) {
+                        gold.push(ids.clone());
+                    }
                 }
             }
             Ok(EvalQuestion { id, question: q.question, gold })
@@ -92,6 +126,13 @@ pub fn recall_at(ranked: &[u32], gold: &[Vec<u32>], k: usize) -> f64 {
         .filter(|g| g.iter().any(|id| top.contains(id)))
         .count() as f64
         / gold.len() as f64
+}
+
+/// The 1-based rank of each gold entry (its best-ranked copy) in `ranked`, `None` if absent.
+pub fn gold_ranks(ranked: &[u32], gold: &[Vec<u32>]) -> Vec<Option<usize>> {
+    gold.iter()
+        .map(|g| ranked.iter().position(|id| g.contains(id)).map(|r| r + 1))
+        .collect()
 }
 
 /// Mean recall@k of one mode over a question set.
@@ -192,5 +233,7 @@ mod tests {
         assert_eq!(recall_at(&[1, 9, 3], &gold, 2), 0.5);
         assert_eq!(recall_at(&[1, 9, 3], &gold, 5), 1.0);
         assert_eq!(recall_at(&[], &gold, 5), 0.0);
+        assert_eq!(gold_ranks(&[1, 9, 3], &gold), vec![Some(3), Some(2)]);
+        assert_eq!(gold_ranks(&[1], &gold), vec![None, None]);
     }
 }

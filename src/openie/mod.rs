@@ -1,5 +1,15 @@
 //! OpenIE results: named entities and (subject, relation, object) triples per passage.
 //!
+//! Three sources produce the same [`OpenIeDoc`]s, so graph building never depends on which ran:
+//! * [`import_openie`] reads a HippoRAG OpenIE file (below);
+//! * [`rules`] extracts phrases and same-sentence relations offline, without an LLM (the
+//!   default of `hipporag index`);
+//! * `llm` (feature `llm`) runs HippoRAG's two LLM prompts against any OpenAI-compatible
+//!   server, with a per-passage cache (`cache`), the prompts (`prompts`) and a robust reader
+//!   of JSON replies (`reply`).
+//!
+//! [`write_openie`] writes any of them back in HippoRAG's format.
+//!
 //! The file format is HippoRAG's (`openie_*_results_*.json`): `{"docs": [{"idx"?, "passage",
 //! "extracted_entities": [..], "extracted_triples": [[s, r, o], ..]}, ..], ...stats}`, with
 //! `docs[i]` aligned 1:1, in order, with the corpus and `docs[i].passage == title + "\n" + text`.
@@ -8,6 +18,16 @@
 //! of length 3, and documents with no triples). The importer keeps every well-formed triple,
 //! skips and counts the rest in an [`OpenIeReport`], and fails only when the file cannot be
 //! aligned with the corpus ([`Error::OpenIeAlignment`]).
+
+#[cfg(feature = "llm")]
+pub mod cache;
+#[cfg(feature = "llm")]
+pub mod llm;
+#[cfg(feature = "llm")]
+pub mod prompts;
+#[cfg(feature = "llm")]
+pub mod reply;
+pub mod rules;
 
 use std::path::Path;
 
@@ -177,6 +197,77 @@ pub fn import_openie(path: &Path, corpus: &[Passage]) -> Result<(Vec<OpenIeDoc>,
     Ok((out, report))
 }
 
+/// One document as written by [`write_openie`]: HippoRAG 1's fields (`idx`, `title`, `text`,
+/// `passage`, `extracted_entities`, `extracted_triples`); HippoRAG 2 reads the same file (it
+/// keys documents by `passage` and recomputes `idx`).
+#[derive(Serialize)]
+struct OutDoc<'a> {
+    idx: usize,
+    title: &'a str,
+    text: &'a str,
+    passage: &'a str,
+    extracted_entities: &'a [String],
+    extracted_triples: &'a [Triple],
+}
+
+/// Writes `docs` (aligned with `corpus`) as a HippoRAG OpenIE file, atomically.
+///
+/// The file is `{"docs": [...], "avg_ent_chars", "avg_ent_words", "extractor"}`: the first three
+/// as HippoRAG writes them (the averages over all extracted entities), `extractor` naming
+/// what produced the triples (`rules`, `llm:<model>`). [`import_openie`] reads it back.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] if `docs` and `corpus` differ in length; [`Error::Io`] on write.
+pub fn write_openie(
+    path: &Path,
+    corpus: &[Passage],
+    docs: &[OpenIeDoc],
+    extractor: &str,
+) -> Result<()> {
+    if docs.len() != corpus.len() {
+        return Err(Error::InvalidRequest(format!(
+            "{} OpenIE docs for {} passages",
+            docs.len(),
+            corpus.len()
+        )));
+    }
+    let texts: Vec<String> = corpus.iter().map(Passage::indexed_text).collect();
+    let out: Vec<OutDoc<'_>> = docs
+        .iter()
+        .zip(corpus)
+        .zip(&texts)
+        .enumerate()
+        .map(|(i, ((d, p), text))| OutDoc {
+            idx: i,
+            title: &p.title,
+            text: &p.text,
+            passage: text,
+            extracted_entities: &d.extracted_entities,
+            extracted_triples: &d.extracted_triples,
+        })
+        .collect();
+    let ents = docs.iter().flat_map(|d| &d.extracted_entities);
+    let (n, chars, words) = ents.fold((0usize, 0usize, 0usize), |(n, c, w), e| {
+        (
+            n + 1,
+            c + e.chars().count(),
+            w + e.split_whitespace().count(),
+        )
+    });
+    let avg = |x: usize| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+    let file = serde_json::json!({
+        "docs": out,
+        "avg_ent_chars": avg(chars),
+        "avg_ent_words": avg(words),
+        "extractor": extractor,
+    });
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let bytes = serde_json::to_vec(&file).expect("OpenIE docs serialise");
+    crate::index::write_atomic(path, &bytes)
+}
+
 fn as_triple(v: &Value) -> Option<Triple> {
     let a = v.as_array()?;
     if a.len() != 3 {
@@ -232,6 +323,23 @@ mod tests {
         let f = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(f.path(), s).unwrap();
         f.into_temp_path()
+    }
+
+    #[test]
+    fn written_files_read_back_identically() {
+        let corpus = read_corpus(&data("case_studies/case_study_university_corpus.json")).unwrap();
+        let (docs, _) = rules::extract_corpus(&corpus, &rules::RuleOptions::default());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out/openie.json");
+        write_openie(&path, &corpus, &docs, "rules").unwrap();
+        let (back, report) = import_openie(&path, &corpus).unwrap();
+        assert_eq!(back, docs);
+        assert_eq!(report.malformed_triples + report.malformed_entities, 0);
+        let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(v["docs"][1]["title"], corpus[1].title.as_str());
+        assert_eq!(v["extractor"], "rules");
+        assert!(v["avg_ent_chars"].as_f64().unwrap() > 3.0);
+        assert!(write_openie(&path, &corpus[1..], &docs, "rules").is_err());
     }
 
     #[test]
