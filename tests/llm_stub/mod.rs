@@ -282,7 +282,10 @@ fn completion(content: &str, finish: &str) -> String {
     .to_string()
 }
 
-fn read_request(stream: &mut TcpStream) -> Option<(Vec<(String, String)>, Vec<u8>)> {
+/// Header names and values, in order.
+type Headers = Vec<(String, String)>;
+
+fn read_request(stream: &mut TcpStream) -> Option<(Headers, Vec<u8>)> {
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
