@@ -13,7 +13,9 @@
 //! ```
 //!
 //! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines (indexer feature).
-//! * [`openie`] — HippoRAG's OpenIE results (named entities and triples per passage) (indexer).
+//! * [`openie`] — named entities and triples per passage: HippoRAG's OpenIE files, the no-LLM
+//!   rule extractor (`openie::rules`), and LLM OpenIE with cache and resume (`openie::llm`,
+//!   feature `llm`) (indexer).
 //! * [`normalize`] — the phrase normalisation shared by indexing and querying.
 //! * [`encoder`] — the [`encoder::Encoder`] trait and the download-free hashed n-gram default.
 //! * [`graph`] — phrase nodes, triple edges, synonymy edges, the passage-node matrix P (indexer).

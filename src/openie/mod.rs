@@ -80,6 +80,8 @@ pub struct OpenIeReport {
     pub docs_without_triples: usize,
     /// Documents whose `extracted_entities` or `extracted_triples` field is missing or not a list.
     pub malformed_fields: usize,
+    /// The file was not in corpus order and was matched by `passage` text (HippoRAG 2 style).
+    pub aligned_by_passage: bool,
 }
 
 impl std::fmt::Display for OpenIeReport {
@@ -94,19 +96,29 @@ impl std::fmt::Display for OpenIeReport {
             self.malformed_entities,
             self.malformed_fields,
             self.docs_without_triples
-        )
+        )?;
+        if self.aligned_by_passage {
+            f.write_str("; matched to the corpus by passage text")?;
+        }
+        Ok(())
     }
 }
 
 /// Reads an OpenIE file and aligns it with `corpus`.
+///
+/// HippoRAG 1 files align by position (`docs[i]` is passage `i`). HippoRAG 2 files are keyed
+/// by passage text, in any order and possibly holding other passages; when positional
+/// alignment fails, each passage is matched to the first doc whose `passage` equals its
+/// `title + "\n" + text` (reported in [`OpenIeReport::aligned_by_passage`]).
 ///
 /// Returns one [`OpenIeDoc`] per passage (same order) holding only well-formed entities and
 /// triples, and the [`OpenIeReport`] of what was skipped.
 ///
 /// # Errors
 /// * [`Error::Io`] / [`Error::Json`]: unreadable file, or not JSON (bare `NaN` is accepted).
-/// * [`Error::OpenIeAlignment`]: no `docs` list, a different number of docs than passages, or
-///   `docs[i].passage` present and different from `title + "\n" + text` of passage `i`.
+/// * [`Error::OpenIeAlignment`]: no `docs` list, or neither alignment works: the error names
+///   the first positional disagreement (doc count, or `docs[i].passage` different from passage
+///   `i`).
 pub fn import_openie(path: &Path, corpus: &[Passage]) -> Result<(Vec<OpenIeDoc>, OpenIeReport)> {
     let root: Value = read_json_lenient(path)?;
     let docs =
@@ -118,39 +130,19 @@ pub fn import_openie(path: &Path, corpus: &[Passage]) -> Result<(Vec<OpenIeDoc>,
                 field: "docs",
                 message: "expected a top-level object with a \"docs\" list".into(),
             })?;
-    if docs.len() != corpus.len() {
-        return Err(Error::OpenIeAlignment {
-            path: path.to_path_buf(),
-            doc: docs.len().min(corpus.len()),
-            field: "docs",
-            message: format!(
-                "{} docs for a corpus of {} passages; docs[i] must align 1:1 with the corpus",
-                docs.len(),
-                corpus.len()
-            ),
-        });
-    }
+    let texts: Vec<String> = corpus.iter().map(Passage::indexed_text).collect();
+    let (aligned, by_passage) = match check_positional(path, docs, corpus, &texts) {
+        Ok(()) => (docs.iter().collect::<Vec<_>>(), false),
+        // HippoRAG 2 keys documents by passage: any order, possibly other passages too.
+        Err(e) => (match_by_passage(docs, &texts).ok_or(e)?, true),
+    };
     let mut report = OpenIeReport {
         docs: docs.len(),
+        aligned_by_passage: by_passage,
         ..Default::default()
     };
-    let mut out = Vec::with_capacity(docs.len());
-    for (i, (doc, passage)) in docs.iter().zip(corpus).enumerate() {
-        let expected = passage.indexed_text();
-        if let Some(p) = doc.get("passage") {
-            if p.as_str() != Some(expected.as_str()) {
-                return Err(Error::OpenIeAlignment {
-                    path: path.to_path_buf(),
-                    doc: i,
-                    field: "passage",
-                    message: format!(
-                        "expected the text of corpus passage {i} (title {:?}), found {}",
-                        passage.title,
-                        short(p)
-                    ),
-                });
-            }
-        }
+    let mut out = Vec::with_capacity(corpus.len());
+    for (i, (doc, expected)) in aligned.into_iter().zip(texts).enumerate() {
         let mut entities = Vec::new();
         match doc.get("extracted_entities").and_then(Value::as_array) {
             Some(list) => {
@@ -268,6 +260,59 @@ pub fn write_openie(
     crate::index::write_atomic(path, &bytes)
 }
 
+/// `docs[i]` must be passage `i`: same count, and `docs[i].passage` (when present) equal to
+/// its text. The error names the first disagreement.
+fn check_positional(
+    path: &Path,
+    docs: &[Value],
+    corpus: &[Passage],
+    texts: &[String],
+) -> Result<()> {
+    if docs.len() != corpus.len() {
+        return Err(Error::OpenIeAlignment {
+            path: path.to_path_buf(),
+            doc: docs.len().min(corpus.len()),
+            field: "docs",
+            message: format!(
+                "{} docs for a corpus of {} passages; docs[i] must align 1:1 with the corpus (or carry every corpus passage in \"passage\")",
+                docs.len(),
+                corpus.len()
+            ),
+        });
+    }
+    for (i, (doc, expected)) in docs.iter().zip(texts).enumerate() {
+        if let Some(p) = doc.get("passage") {
+            if p.as_str() != Some(expected.as_str()) {
+                return Err(Error::OpenIeAlignment {
+                    path: path.to_path_buf(),
+                    doc: i,
+                    field: "passage",
+                    message: format!(
+                        "expected the text of corpus passage {i} (title {:?}), found {}",
+                        corpus[i].title,
+                        short(p)
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// For each corpus text, the first doc whose `passage` equals it; `None` if one is missing.
+fn match_by_passage<'a>(docs: &'a [Value], texts: &[String]) -> Option<Vec<&'a Value>> {
+    let mut by_text: std::collections::HashMap<&str, &Value> = std::collections::HashMap::new();
+    for d in docs {
+        if let Some(p) = d.get("passage").and_then(Value::as_str) {
+            by_text.entry(p).or_insert(d);
+        }
+    }
+    texts
+        .iter()
+        .map(|t| by_text.get(t.as_str()).copied())
+        .collect()
+}
+
 fn as_triple(v: &Value) -> Option<Triple> {
     let a = v.as_array()?;
     if a.len() != 3 {
@@ -371,6 +416,32 @@ mod tests {
             import_openie(&notjson, &corpus),
             Err(Error::Json { .. })
         ));
+    }
+
+    #[test]
+    fn hipporag2_files_align_by_passage_text() {
+        let corpus = vec![
+            Passage {
+                title: "A".into(),
+                text: "x".into(),
+                url: None,
+            },
+            Passage {
+                title: "B".into(),
+                text: "y".into(),
+                url: None,
+            },
+        ];
+        let f = tmp(
+            r#"{"docs":[{"idx":"chunk-9","passage":"Z\nq","extracted_entities":[],"extracted_triples":[]},
+                        {"idx":"chunk-2","passage":"B\ny","extracted_entities":["B"],"extracted_triples":[["B","r","C"]]},
+                        {"idx":"chunk-1","passage":"A\nx","extracted_entities":["A"],"extracted_triples":[["A","r","C"]]}]}"#,
+        );
+        let (docs, r) = import_openie(&f, &corpus).unwrap();
+        assert!(r.aligned_by_passage);
+        assert_eq!(docs[0].extracted_entities, vec!["A".to_string()]);
+        assert_eq!(docs[1].extracted_triples[0][0], "B");
+        assert_eq!((docs[0].idx, docs[1].idx), (Some(0), Some(1)));
     }
 
     #[test]
