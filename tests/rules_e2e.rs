@@ -108,6 +108,7 @@ fn university_case_study_ppr_reaches_both_answers() {
                 entities: &entities,
                 embeddings: &emb[dim..],
                 query_embedding: Some(&emb[..dim]),
+                fact_ids: None,
             },
             &RetrieveOptions::default(),
         )

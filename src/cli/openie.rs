@@ -98,6 +98,11 @@ pub(super) fn cmd_openie(a: OpenieArgs) -> Result<()> {
     let passages = read_corpus(&a.corpus)?;
     log::info!("{}: {} passages", a.corpus.display(), passages.len());
     let Some(base_url) = a.base_url else {
+        if a.model.is_some() {
+            return Err(Error::InvalidRequest(
+                "--model needs --base-url (the server's API root); without both, the built-in rule extractor runs".into(),
+            ));
+        }
         let (docs, report) = extract_corpus(&passages, &RuleOptions::default());
         write_openie(&a.out, &passages, &docs, "rules")?;
         log::info!(

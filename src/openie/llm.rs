@@ -390,6 +390,8 @@ struct Reply {
     tokens: u64,
     /// `finish_reason == "length"`: the model hit the token limit.
     truncated: bool,
+    /// HTTP attempts it took.
+    attempts: u32,
 }
 
 struct Client {
@@ -461,8 +463,9 @@ impl Client {
         loop {
             stats.requests.fetch_add(1, Ordering::SeqCst);
             match self.call(messages) {
-                Ok(r) => {
+                Ok(mut r) => {
                     stats.tokens.fetch_add(r.tokens, Ordering::SeqCst);
+                    r.attempts = attempt + 1;
                     return Ok(r);
                 }
                 Err(CallError::Retry { after, .. }) if attempt < self.cfg.max_retries => {
@@ -585,6 +588,7 @@ fn parse_completion(text: &str) -> std::result::Result<Reply, CallError> {
         content: content.to_string(),
         tokens: v["usage"]["total_tokens"].as_u64().unwrap_or(0),
         truncated: choice["finish_reason"].as_str() == Some("length"),
+        attempts: 1,
     })
 }
 

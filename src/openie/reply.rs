@@ -32,7 +32,13 @@ pub struct Parsed {
 /// A message saying why nothing usable was found (no JSON at all, or a syntax error that the
 /// repairs do not fix), with a short excerpt of the reply.
 pub fn parse_reply(reply: &str) -> Result<Parsed, String> {
-    let body = strip_fence(reply);
+    let fenced = strip_fence(reply);
+    // JSON before an (unrelated) fence: read the whole reply.
+    let body = if fenced.contains(['{', '[']) {
+        fenced
+    } else {
+        reply
+    };
     let Some(start) = body.find(['{', '[']) else {
         return Err(format!("no JSON object in the reply: {}", excerpt(reply)));
     };
@@ -306,6 +312,8 @@ mod tests {
         assert_eq!(p.value, json!({"triples": [["a", "b", "c"]]}));
         let p = parse_reply("```{\"named_entities\": []}```").unwrap();
         assert_eq!(p.value, json!({"named_entities": []}));
+        let p = parse_reply("{\"named_entities\": [\"A\"]}\n```\nnote\n```").unwrap();
+        assert_eq!(p.value, json!({"named_entities": ["A"]}));
     }
 
     #[test]
