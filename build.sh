@@ -180,8 +180,8 @@ bench_reference() {
   bench/.venv/bin/python bench/igraph_reference.py --out-dir "$OUT/reference" --json "$OUT/reference/results.json" \
     --case "musique_train:hipporag1:$OUT/musique_train.hipporag:$q" \
     --case "musique_train:hipporag2:$OUT/musique_train.hipporag:$q" \
-    --case "synthetic_97k:hipporag2:$s.hipporag:$s.questions.json" \
-    --case "synthetic_97k:hipporag1:$s.hipporag:$s.questions.json"
+    --case "synthetic_97k:hipporag2:$s.hipporag:$s.questions.json:1" \
+    --case "synthetic_97k:hipporag1:$s.hipporag:$s.questions.json:1"
 }
 
 case "${1:-}" in

@@ -160,7 +160,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hipporag", default=os.path.join(ROOT, "target", "release", "hipporag"))
     ap.add_argument("--case", action="append", required=True,
-                    help="LABEL:MODE:INDEX:QUESTIONS (mode hipporag1 or hipporag2)")
+                    help="LABEL:MODE:INDEX:QUESTIONS[:REPEATS] (mode hipporag1 or hipporag2; "
+                         "REPEATS overrides --repeats and --node-repeats for this case)")
     ap.add_argument("--out-dir", default=os.path.join(ROOT, "out", "reference"))
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per question (igraph)")
     ap.add_argument("--node-repeats", type=int, default=5, help="timed runs per question (wasm)")
@@ -171,7 +172,12 @@ def main():
           "damping=0.5, directed=False, weights='weight', implementation='prpack')", flush=True)
     results, failed = [], False
     for case in args.case:
-        label, mode, index, questions = case.split(":", 3)
+        parts = case.split(":")
+        if len(parts) not in (4, 5):
+            sys.exit(f"--case {case!r}: expected LABEL:MODE:INDEX:QUESTIONS[:REPEATS]")
+        label, mode, index, questions = parts[:4]
+        repeats = int(parts[4]) if len(parts) == 5 else args.repeats
+        node_repeats = int(parts[4]) if len(parts) == 5 else args.node_repeats
         npz = os.path.join(args.out_dir, f"{label}.{mode}.npz")
         subprocess.run([args.hipporag, "export-graph", index, "--questions", questions,
                         "--out", npz, "--mode", mode], check=True,
@@ -180,8 +186,8 @@ def main():
         t = time.perf_counter()
         g = igraph_graph(meta, a)
         build_s = time.perf_counter() - t
-        ref = run_igraph(meta, a, g, args.repeats)
-        node = node_bench(index, questions, mode, meta, args.node_repeats)
+        ref = run_igraph(meta, a, g, repeats)
+        node = node_bench(index, questions, mode, meta, node_repeats)
         ours = node["modes"][mode]
         row = dict(
             label=label, mode=mode, nodes=meta["nodes"], edges=meta["edges"],
@@ -223,6 +229,17 @@ def main():
               f"| {r['max_abs_diff']:.1e} | {r['top5_exact']}/{r['questions']}{ties} "
               f"| {r['igraph_median_ms']:.2f} ({r['igraph_p90_ms']:.2f}) "
               f"| {r['ours_wasm_median_ms']:.3f} ({r['ours_wasm_p90_ms']:.3f}) | {r['ratio']:.1f}× | {probes} |")
+    print()
+    print("| graph | wasm in Node: Retriever.fromBytes median ms | wasm memory after first load / after queries (peak) |")
+    print("|---|---|---|")
+    seen = set()
+    for r in results:
+        if r["label"] in seen:
+            continue
+        seen.add(r["label"])
+        m = r["memory"]
+        print(f"| {r['label']} | {r['load_ms']:.1f} | {m['afterFirstLoadBytes'] / 2**20:.1f} MiB / "
+              f"{m['afterQueriesBytes'] / 2**20:.1f} MiB |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -510,6 +510,9 @@ impl GraphExport {
         expect("time_ms", self.time_ms.len(), r)?;
         expect("iterations", self.iterations.len(), r)?;
         expect("question", self.question.len(), r)?;
+        if let Some(k) = self.kind.iter().find(|&&k| k > 1) {
+            return Err(bad("kind.npy", format!("kind {k}, expected 0 or 1")));
+        }
         let in_range = |name: &str, ids: &[u32], n: usize| {
             ids.iter()
                 .all(|&i| (i as usize) < n)
