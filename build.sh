@@ -157,9 +157,9 @@ bench() {
   musique_index
   synthetic_index
   cargo bench --bench retrieve
-  node tests/js/bench.mjs --modes hipporag1,hipporag2 \
+  node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact \
     "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
-  node tests/js/bench.mjs --modes hipporag1,hipporag2 --repeats 2 \
+  node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact --repeats 2 \
     "$OUT/synthetic.hipporag" "$OUT/synthetic.questions.json"
 }
 

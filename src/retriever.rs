@@ -348,7 +348,7 @@ impl Retriever {
         facts.truncate(opts.linking_top_k);
         if facts.is_empty() {
             return Ok(Err(
-                "no fact linked to the query: ranked by dense retrieval".into()
+                "no fact linked to the query: ranked by dense retrieval".into(),
             ));
         }
         let seeds = fact_seeds(&self.index, &facts, opts.linking_top_k);

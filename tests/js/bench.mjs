@@ -1,12 +1,14 @@
 // Node timing harness for the wasm retriever (not a test): Retriever.fromBytes time, per-query
 // retrieve() latency (linking + PPR + ranking; the query is encoded beforehand) and wasm memory.
 //
-//   node tests/js/bench.mjs [--json] [--modes hipporag1,hipporag2] [--repeats 5]
-//                           [--tolerance 1e-12] [--max-iterations 1000] INDEX QUESTIONS
+//   node tests/js/bench.mjs [--json] [--modes hipporag1,hipporag2] [--ppr auto,exact]
+//                           [--repeats 5] [--tolerance 1e-12] [--max-iterations 1000] INDEX QUESTIONS
 //
 // QUESTIONS is a MuSiQue-format file; entities come from the built-in extractor and the
 // built-in hashed n-gram encoder (the index must be a `hashed-ngram-v1` index). Query times
-// cover the questions that ran PPR (a dense fallback is counted but not timed). Memory is the
+// cover the questions that ran PPR (a dense fallback is counted but not timed); `--ppr` lists
+// the PPR methods to time (`auto`, the library default; `exact`; `push`). The JSON output also
+// holds every question's top-5 passage ids per mode and method. Memory is the
 // wasm linear memory's size (`WebAssembly.Memory.buffer.byteLength`; it never shrinks, so each
 // figure is the peak so far): after initialisation, after the first `fromBytes`, after all
 // loads and after all queries.
@@ -26,12 +28,13 @@ const opt = (name, dflt) => {
 const json = args.includes("--json");
 if (json) args.splice(args.indexOf("--json"), 1);
 const modes = opt("--modes", "hipporag1").split(",");
+const methods = opt("--ppr", "auto").split(",");
 const repeats = Number(opt("--repeats", "5"));
 const tolerance = Number(opt("--tolerance", "1e-12"));
 const maxIterations = Number(opt("--max-iterations", "1000"));
 const [indexPath, questionsPath] = args;
 if (!indexPath || !questionsPath) {
-  console.error("usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS");
+  console.error("usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS");
   process.exit(2);
 }
 
@@ -66,25 +69,30 @@ const quantile = (a, q) => (a.length ? sorted(a)[Math.min(a.length - 1, Math.flo
 
 const results = {};
 for (const mode of modes) {
-  const reqs = qs.map((q) => ({ ...q, mode }));
-  const ppr = reqs.filter((q) => !r.retrieve(q).fallback); // also the warm-up
-  const times = [];
-  let iterations = 0;
-  for (let rep = 0; rep < repeats; rep++) for (const q of ppr) {
-    const t = performance.now();
-    const res = r.retrieve(q);
-    times.push(performance.now() - t);
-    iterations += res.pprIterations;
+  results[mode] = {};
+  for (const ppr of methods) {
+    const reqs = qs.map((q) => ({ ...q, mode, ppr }));
+    const top = reqs.map((q) => r.retrieve(q)); // also the warm-up
+    const timed = reqs.filter((q, i) => !top[i].fallback);
+    const times = [];
+    let iterations = 0;
+    for (let rep = 0; rep < repeats; rep++) for (const q of timed) {
+      const t = performance.now();
+      const res = r.retrieve(q);
+      times.push(performance.now() - t);
+      iterations += res.pprIterations;
+    }
+    results[mode][ppr] = {
+      questions: qs.length,
+      timed: timed.length,
+      fallbacks: qs.length - timed.length,
+      repeats,
+      medianMs: quantile(times, 0.5),
+      p90Ms: quantile(times, 0.9),
+      meanIterations: iterations / Math.max(1, times.length),
+      top: top.map((res) => (res.fallback ? null : res.passages.map((p) => p.id))),
+    };
   }
-  results[mode] = {
-    questions: qs.length,
-    timed: ppr.length,
-    fallbacks: qs.length - ppr.length,
-    repeats,
-    medianMs: quantile(times, 0.5),
-    p90Ms: quantile(times, 0.9),
-    meanIterations: iterations / Math.max(1, times.length),
-  };
 }
 const memQueries = memory();
 const out = {
@@ -105,8 +113,8 @@ if (json) {
   console.log("| wasm in Node | median | p90 |");
   console.log("|---|---|---|");
   console.log(`| Retriever.fromBytes (first ${loads[0].toFixed(1)} ms) | ${quantile(loads, 0.5).toFixed(1)} ms | |`);
-  for (const [mode, s] of Object.entries(results)) {
-    console.log(`| retrieve() ${mode}, ${s.timed} questions × ${repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`);
+  for (const [mode, byMethod] of Object.entries(results)) for (const [ppr, s] of Object.entries(byMethod)) {
+    console.log(`| retrieve() ${mode}, ppr ${ppr}, ${s.timed} questions × ${repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`);
   }
   console.log(`| wasm memory: init / after first load / after ${loads.length} loads / after queries | ${mb(memInit)} / ${mb(memFirstLoad)} / ${mb(memLoads)} / ${mb(memQueries)} | |`);
 }
