@@ -8,7 +8,11 @@
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, wasm-bindgen-cli at the
 #                      Cargo.lock version)
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
-#   ./build.sh bench   criterion (native) and the Node harness (wasm) for retrieve()
+#   ./build.sh bench   criterion (native) and the Node harness (wasm): load time, retrieve()
+#                      latency and wasm memory on musique_train and on a generated graph of
+#                      HippoRAG 2's MuSiQue size (97k nodes, 1.4M edges)
+#   ./build.sh bench-reference   our PPR and top-5 against igraph PRPACK (HippoRAG's exact call)
+#                      in bench/.venv, with both timed side by side
 #   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
 #   ./build.sh serve   ./build.sh site, then serve out/www/ on http://127.0.0.1:${PORT:-8000}/
 set -euo pipefail
@@ -139,13 +143,45 @@ run_tests() {
   node --test tests/e2e/
 }
 
+# HippoRAG 2's MuSiQue graph size: 85k phrase nodes + 11,656 passage nodes, 1.4M edges (seeded).
+synthetic_index() {
+  mkdir -p "$OUT"
+  ./target/release/hipporag generate --phrases 85000 --passages 11656 --edges 1400000 --seed 1 \
+    --out "$OUT/synthetic.hipporag"
+}
+
 bench() {
   setup
   build_native
   build_wasm
   musique_index
+  synthetic_index
   cargo bench --bench retrieve
-  node tests/js/bench.mjs "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
+  node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact \
+    "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
+  node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact --repeats 2 \
+    "$OUT/synthetic.hipporag" "$OUT/synthetic.questions.json"
+}
+
+# bench/.venv from PyPI (bench/requirements.txt, pinned), then bench/igraph_reference.py on
+# musique_train (both modes) and the synthetic graph (HippoRAG 2's graph; hipporag1 too).
+bench_reference() {
+  setup
+  command -v python3 >/dev/null || { echo "error: python3 (>= 3.11) is required" >&2; exit 1; }
+  if [ ! -x bench/.venv/bin/python ]; then
+    python3 -m venv bench/.venv || { echo "error: python3 -m venv failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
+  fi
+  bench/.venv/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
+  build_native
+  build_wasm
+  musique_index
+  synthetic_index
+  local q="$DATA/musique_train/musique_train.json" s="$OUT/synthetic"
+  bench/.venv/bin/python bench/igraph_reference.py --out-dir "$OUT/reference" --json "$OUT/reference/results.json" \
+    --case "musique_train:hipporag1:$OUT/musique_train.hipporag:$q" \
+    --case "musique_train:hipporag2:$OUT/musique_train.hipporag:$q" \
+    --case "synthetic_97k:hipporag2:$s.hipporag:$s.questions.json:1" \
+    --case "synthetic_97k:hipporag1:$s.hipporag:$s.questions.json:1"
 }
 
 case "${1:-}" in
@@ -156,5 +192,6 @@ case "${1:-}" in
   bench) bench ;;
   site) setup; build_native; build_wasm; musique_index; build_site ;;
   serve) setup; build_native; build_wasm; musique_index; build_site; serve ;;
-  *) sed -n '2,13p' "$0"; exit 2 ;;
+  bench-reference) bench_reference ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

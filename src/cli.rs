@@ -7,6 +7,10 @@
 //! * `hipporag query I "question"` — ranks passages and prints the explanation.
 //! * `hipporag eval I --questions Q` — recall@2/@5 for HippoRAG and the dense baseline in one run.
 //! * `hipporag info I` — the header and sizes of an index.
+//! * `hipporag export-graph I --questions Q --out F.npz` — a mode's graph, reset vectors, PPR
+//!   vectors and top passages for the igraph reference ([`crate::export`]).
+//! * `hipporag generate --phrases N --passages M --edges E --seed S --out I` — a synthetic index
+//!   and its questions ([`crate::synthetic`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,6 +28,7 @@ use crate::index::write_atomic;
 use crate::openie::import_openie;
 use crate::openie::rules::{RuleOptions, extract_corpus};
 use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use crate::synthetic::{SyntheticOptions, generate};
 use crate::vectors::Quantization;
 use crate::{Error, Result};
 
@@ -55,6 +60,68 @@ enum Command {
         /// The index file.
         index: PathBuf,
     },
+    /// Export a mode's graph and per-question reset and PPR vectors (.npz) for bench/igraph_reference.py.
+    ExportGraph(ExportArgs),
+    /// Generate a synthetic index (and questions) of a given size, for benchmarks.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// The index file.
+    index: PathBuf,
+    /// MuSiQue-format questions (entities from the built-in extractor, the index's encoder).
+    #[arg(long)]
+    questions: PathBuf,
+    /// Where to write the .npz (replaced atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// hipporag1 (phrase graph) or hipporag2 (phrase + passage graph).
+    #[arg(long, value_enum, default_value_t = Mode::HippoRag1)]
+    mode: Mode,
+    /// PPR L1 tolerance (tight: the reference compares vectors to 1e-6).
+    #[arg(long, default_value_t = 1e-12)]
+    tolerance: f64,
+    /// PPR iteration cap.
+    #[arg(long, default_value_t = 1000)]
+    max_iterations: u32,
+    /// Passages kept per question.
+    #[arg(long, default_value_t = 5)]
+    top_k: usize,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// Phrase nodes.
+    #[arg(long, default_value_t = SyntheticOptions::default().phrases)]
+    phrases: usize,
+    /// Passages (passage nodes in HippoRAG 2's graph).
+    #[arg(long, default_value_t = SyntheticOptions::default().passages)]
+    passages: usize,
+    /// Undirected edges of the HippoRAG 2 graph (phrase–phrase + passage–phrase).
+    #[arg(long, default_value_t = SyntheticOptions::default().edges)]
+    edges: usize,
+    /// Seed: the same options and seed give the same bytes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Mean distinct phrases per passage.
+    #[arg(long, default_value_t = SyntheticOptions::default().phrases_per_passage)]
+    phrases_per_passage: f64,
+    /// Power-law exponent of the expected node degrees (Chung–Lu; > 2).
+    #[arg(long, default_value_t = SyntheticOptions::default().degree_exponent)]
+    degree_exponent: f64,
+    /// Embedding dimension (built-in hashed n-gram encoder).
+    #[arg(long, default_value_t = HashedNgramEncoder::DEFAULT_DIM)]
+    dim: usize,
+    /// Questions to generate.
+    #[arg(long, default_value_t = 100)]
+    questions: usize,
+    /// Where to write the index (replaced atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// Where to write the questions (MuSiQue format); default: OUT with `.questions.json`.
+    #[arg(long)]
+    questions_out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -134,6 +201,8 @@ pub fn main() -> ExitCode {
         Command::Query(a) => cmd_query(a),
         Command::Eval(a) => cmd_eval(a),
         Command::Info { index } => cmd_info(&index),
+        Command::ExportGraph(a) => cmd_export_graph(a),
+        Command::Generate(a) => cmd_generate(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
@@ -375,5 +444,89 @@ fn cmd_info(path: &Path) -> Result<()> {
     let h = &r.index().header;
     println!("{}: {} bytes", path.display(), bytes.len());
     println!("{}", serde_json::to_string_pretty(h).expect("serialisable"));
+    Ok(())
+}
+
+fn create_parent(path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    Ok(())
+}
+
+fn cmd_export_graph(a: ExportArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let r = load(&a.index)?;
+    let encoder = encoder_for(&r.index().header.encoder)?;
+    let questions = load_questions(&a.questions, r.index())?;
+    let opts = RetrieveOptions {
+        top_k: a.top_k,
+        mode: a.mode,
+        tolerance: a.tolerance,
+        max_iterations: a.max_iterations,
+        ..Default::default()
+    };
+    let e = crate::export::export(&r, encoder.as_ref(), &questions, &opts)?;
+    let bytes = e.to_npz();
+    create_parent(&a.out)?;
+    write_atomic(&a.out, &bytes)?;
+    let m = &e.meta;
+    log::info!(
+        "{}: {} bytes; {} mode, {} nodes, {} edges, {} dangling; {} questions exported ({} dense fallbacks), {} dangling probes; {:.2} s",
+        a.out.display(),
+        bytes.len(),
+        mode_name(m.mode),
+        m.nodes,
+        m.edges,
+        m.dangling_nodes,
+        e.rows() - m.probes,
+        m.fallbacks,
+        m.probes,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn cmd_generate(a: GenerateArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let opts = SyntheticOptions {
+        phrases: a.phrases,
+        passages: a.passages,
+        edges: a.edges,
+        seed: a.seed,
+        phrases_per_passage: a.phrases_per_passage,
+        degree_exponent: a.degree_exponent,
+        dim: a.dim,
+        questions: a.questions,
+    };
+    let s = generate(&opts)?;
+    let bytes = s.data.to_bytes();
+    create_parent(&a.out)?;
+    write_atomic(&a.out, &bytes)?;
+    let qpath = a
+        .questions_out
+        .unwrap_or_else(|| a.out.with_extension("questions.json"));
+    create_parent(&qpath)?;
+    let qjson = serde_json::to_vec_pretty(&s.questions).expect("serialisable");
+    write_atomic(&qpath, &qjson)?;
+    let c = &s.stats;
+    log::info!(
+        "{}: {} bytes; {} phrases + {} passages = {} nodes; {} edges = {} triple + {} synonymy + {} passage–phrase; {} facts; degree median {}, p99 {}, max {}; {:.2} s",
+        a.out.display(),
+        bytes.len(),
+        a.phrases,
+        a.passages,
+        a.phrases + a.passages,
+        c.triple_edges + c.synonymy_edges + c.passage_edges,
+        c.triple_edges,
+        c.synonymy_edges,
+        c.passage_edges,
+        c.facts,
+        c.median_degree,
+        c.p99_degree,
+        c.max_degree,
+        t0.elapsed().as_secs_f64()
+    );
+    log::info!("{}: {} questions", qpath.display(), s.questions.len());
     Ok(())
 }

@@ -32,6 +32,10 @@
 //! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`, `subgraph`), on wasm32 only.
 //! * [`eval`] — recall@k on MuSiQue-style question files (indexer).
 //! * `cli` — the `hipporag` companion binary (cli feature).
+//! * [`export`] — `hipporag export-graph`: graphs, reset vectors and PPR vectors for an
+//!   independent reference (igraph) (cli feature).
+//! * [`synthetic`] — `hipporag generate`: seeded synthetic indexes at HippoRAG 2's MuSiQue
+//!   scale, for benchmarks (cli feature).
 
 pub mod encoder;
 pub mod error;
@@ -59,10 +63,14 @@ pub mod openie;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
+pub mod export;
+#[cfg(feature = "cli")]
+pub mod synthetic;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use error::{Error, Result};
 pub use index::Index;
-pub use retriever::{Mode, RetrieveOptions, Retriever};
+pub use retriever::{Mode, PprProblem, RetrieveOptions, Retriever};

@@ -164,6 +164,34 @@ pub struct Retriever {
     passage_graph: Option<(SparseMatrix, Vec<f64>)>,
 }
 
+/// One query's personalized PageRank problem ([`Retriever::ppr_problem`]).
+#[derive(Debug, Clone)]
+pub struct PprProblem<'a> {
+    /// `HippoRag1` (phrase graph) or `HippoRag2` (phrase + passage graph).
+    pub mode: Mode,
+    /// The symmetric graph PPR runs on: `|N| × |N|` (hipporag1) or `(|N|+|P|)²` (hipporag2).
+    pub graph: &'a SparseMatrix,
+    /// Its [`inverse_degrees`].
+    pub inv_degree: &'a [f64],
+    /// The unnormalised reset (personalisation) weights, one per graph node.
+    pub reset: Vec<f64>,
+    /// The seed phrases behind `reset`.
+    pub seeds: Vec<Seed>,
+    /// HippoRAG 2: the linked facts behind the seeds (empty for hipporag1).
+    pub facts: Vec<LinkedFact>,
+}
+
+impl PprProblem<'_> {
+    /// Passage scores from this problem's PPR vector `ppr`: `Pᵀ·ppr` for hipporag1
+    /// ([`passage_scores`]), the passage nodes' own probabilities `ppr[|N|..]` for hipporag2.
+    pub fn passage_scores(&self, index: &Index, ppr: &[f64]) -> Vec<f64> {
+        match self.mode {
+            Mode::HippoRag2 => ppr[index.phrases.len()..].to_vec(),
+            _ => passage_scores(index, ppr),
+        }
+    }
+}
+
 impl Retriever {
     /// Validates and loads index bytes (see [`crate::index`] for the errors).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
@@ -210,35 +238,24 @@ impl Retriever {
         }
         match opts.mode {
             Mode::Dense => self.dense(q, opts, None),
-            Mode::HippoRag1 => {
-                let seeds = link_entities(
-                    &self.index,
-                    q.entities,
-                    q.embeddings,
-                    opts.linking_candidates,
-                )?;
-                if seeds.is_empty() {
-                    return self.dense(
-                        q,
-                        opts,
-                        Some("no query entity: ranked by dense retrieval".into()),
-                    );
-                }
-                let reset = reset_vector(self.index.phrases.len(), &seeds);
-                let ppr = self.run_ppr(&self.index.graph, &self.inv_degree, &reset, opts)?;
-                let scores = passage_scores(&self.index, &ppr.scores);
+            Mode::HippoRag1 | Mode::HippoRag2 => {
+                let p = match self.ppr_problem(q, opts)? {
+                    Ok(p) => p,
+                    Err(why) => return self.dense(q, opts, Some(why)),
+                };
+                let ppr = self.run_ppr(p.graph, p.inv_degree, &p.reset, opts)?;
+                let scores = p.passage_scores(&self.index, &ppr.scores);
                 let top = top_k(&scores, opts.top_k);
                 Ok(RetrieveResult {
-                    mode: Mode::HippoRag1,
+                    mode: p.mode,
                     fallback: None,
-                    facts: Vec::new(),
-                    seeds,
                     top_phrases: top_phrases(&self.index, &ppr.scores, opts.top_phrases),
                     passages: ranked(&self.index, &top, Some(&ppr.scores), opts.contributions),
                     ppr_iterations: ppr.iterations,
+                    facts: p.facts,
+                    seeds: p.seeds,
                 })
             }
-            Mode::HippoRag2 => self.hipporag2(q, opts),
         }
     }
 
@@ -250,7 +267,62 @@ impl Retriever {
         link_facts(&self.index, query_embedding, k)
     }
 
-    fn hipporag2(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
+    /// The personalized PageRank problem a query poses in `hipporag1` or `hipporag2` mode: the
+    /// graph, its inverse degrees and the reset vector that [`Retriever::retrieve`] hands to
+    /// its PPR solver ([`personalized_pagerank`] or, per [`RetrieveOptions::ppr`],
+    /// [`personalized_pagerank_push`]), with the seeds (and HippoRAG 2's linked facts) behind
+    /// it. `retrieve` itself calls this, so an exported problem is exactly what it solved.
+    ///
+    /// * `hipporag1`: graph = the phrase graph (`|N|` nodes); `reset[i]` = the node specificity of
+    ///   each seed phrase `i` ([`link_entities`], [`reset_vector`]), 0 elsewhere.
+    /// * `hipporag2`: graph = phrase + passage nodes ([`crate::passage_graph`], `|N| + |P|`);
+    ///   `reset` = the seed weights of [`fact_seeds`] on phrases, plus on every passage node
+    ///   `|N| + j` its min-max-normalised dense score × `passage_node_weight`.
+    ///
+    /// The reset vector is unnormalised (PPR rescales it to sum 1, as igraph does).
+    ///
+    /// Returns `Ok(Err(reason))` when the query has no seed (no query entity; no fact left), the
+    /// case `retrieve` answers by dense ranking with that reason as [`RetrieveResult::fallback`].
+    ///
+    /// # Errors
+    /// As [`Retriever::retrieve`]; [`Error::InvalidRequest`] for `Mode::Dense` (no PPR).
+    pub fn ppr_problem(
+        &self,
+        q: &QueryInput<'_>,
+        opts: &RetrieveOptions,
+    ) -> Result<std::result::Result<PprProblem<'_>, String>> {
+        match opts.mode {
+            Mode::Dense => Err(Error::InvalidRequest(
+                "dense mode runs no personalized PageRank".into(),
+            )),
+            Mode::HippoRag1 => {
+                let seeds = link_entities(
+                    &self.index,
+                    q.entities,
+                    q.embeddings,
+                    opts.linking_candidates,
+                )?;
+                if seeds.is_empty() {
+                    return Ok(Err("no query entity: ranked by dense retrieval".into()));
+                }
+                Ok(Ok(PprProblem {
+                    mode: Mode::HippoRag1,
+                    graph: &self.index.graph,
+                    inv_degree: &self.inv_degree,
+                    reset: reset_vector(self.index.phrases.len(), &seeds),
+                    seeds,
+                    facts: Vec::new(),
+                }))
+            }
+            Mode::HippoRag2 => self.hipporag2_problem(q, opts),
+        }
+    }
+
+    fn hipporag2_problem(
+        &self,
+        q: &QueryInput<'_>,
+        opts: &RetrieveOptions,
+    ) -> Result<std::result::Result<PprProblem<'_>, String>> {
         let Some(qe) = q.query_embedding else {
             return Err(Error::InvalidRequest(
                 "hipporag2 mode needs queryEmbedding".into(),
@@ -275,13 +347,9 @@ impl Retriever {
         }
         facts.truncate(opts.linking_top_k);
         if facts.is_empty() {
-            let mut res = self.dense(
-                q,
-                opts,
-                Some("no fact linked to the query: ranked by dense retrieval".into()),
-            )?;
-            res.facts = facts;
-            return Ok(res);
+            return Ok(Err(
+                "no fact linked to the query: ranked by dense retrieval".into(),
+            ));
         }
         let seeds = fact_seeds(&self.index, &facts, opts.linking_top_k);
         let n = self.index.phrases.len();
@@ -296,17 +364,14 @@ impl Retriever {
             let norm = if hi > lo { (d - lo) / (hi - lo) } else { 1.0 };
             reset[n + j] = norm * opts.passage_node_weight;
         }
-        let ppr = self.run_ppr(graph, inv_degree, &reset, opts)?;
-        let top = top_k(&ppr.scores[n..], opts.top_k);
-        Ok(RetrieveResult {
+        Ok(Ok(PprProblem {
             mode: Mode::HippoRag2,
-            fallback: None,
-            facts,
+            graph,
+            inv_degree,
+            reset,
             seeds,
-            top_phrases: top_phrases(&self.index, &ppr.scores, opts.top_phrases),
-            passages: ranked(&self.index, &top, Some(&ppr.scores), opts.contributions),
-            ppr_iterations: ppr.iterations,
-        })
+            facts,
+        }))
     }
 
     fn run_ppr(

@@ -1,38 +1,120 @@
-// Node timing harness for the wasm retriever (not a test): index load time and per-query
-// retrieve() latency (linking + PPR + ranking; encoding done beforehand) over a question file.
-//   node tests/js/bench.mjs out/musique_train.hipporag ../shared/data/musique_train/musique_train.json
+// Node timing harness for the wasm retriever (not a test): Retriever.fromBytes time, per-query
+// retrieve() latency (linking + PPR + ranking; the query is encoded beforehand) and wasm memory.
+//
+//   node tests/js/bench.mjs [--json] [--modes hipporag1,hipporag2] [--ppr auto,exact]
+//                           [--repeats 5] [--tolerance 1e-12] [--max-iterations 1000] INDEX QUESTIONS
+//
+// QUESTIONS is a MuSiQue-format file; entities come from the built-in extractor and the
+// built-in hashed n-gram encoder (the index must be a `hashed-ngram-v1` index). Query times
+// cover the questions that ran PPR (a dense fallback is counted but not timed); `--ppr` lists
+// the PPR methods to time (`auto`, the library default; `exact`; `push`). The JSON output also
+// holds every question's top-5 passage ids per mode and method. Memory is the
+// wasm linear memory's size (`WebAssembly.Memory.buffer.byteLength`; it never shrinks, so each
+// figure is the peak so far): after initialisation, after the first `fromBytes`, after all
+// loads and after all queries.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const [indexPath, questionsPath] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  if (i < 0) return dflt;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+};
+const json = args.includes("--json");
+if (json) args.splice(args.indexOf("--json"), 1);
+const modes = opt("--modes", "hipporag1").split(",");
+const methods = opt("--ppr", "auto").split(",");
+const repeats = Number(opt("--repeats", "5"));
+const tolerance = Number(opt("--tolerance", "1e-12"));
+const maxIterations = Number(opt("--max-iterations", "1000"));
+const [indexPath, questionsPath] = args;
+if (!indexPath || !questionsPath) {
+  console.error("usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS");
+  process.exit(2);
+}
+
 const { initWasm, Retriever, hashedNgramEncode } = await import(join(root, "pkg", "hipporag.js"));
-await initWasm(readFileSync(join(root, "pkg", "hipporag_wasm_bg.wasm")));
+const wasm = await initWasm(readFileSync(join(root, "pkg", "hipporag_wasm_bg.wasm")));
+const memory = () => wasm.memory.buffer.byteLength;
+const memInit = memory();
 const bytes = new Uint8Array(readFileSync(indexPath));
 const loads = [];
 let r;
+let memFirstLoad;
 for (let i = 0; i < 5; i++) {
+  if (r) r.free();
   const t = performance.now();
   r = Retriever.fromBytes(bytes);
   loads.push(performance.now() - t);
+  if (i === 0) memFirstLoad = memory();
+}
+const memLoads = memory();
+if (r.info.encoder.id !== "hashed-ngram-v1") {
+  console.error(`${indexPath}: encoder ${r.info.encoder.id}; this harness encodes queries with hashed-ngram-v1 only`);
+  process.exit(2);
 }
 const dim = r.info.encoder.dim;
 const qs = JSON.parse(readFileSync(questionsPath, "utf8")).map((q) => {
   const entities = r.extractEntities(q.question);
   const emb = hashedNgramEncode([q.question, ...entities], dim);
-  return { entities, embeddings: emb.subarray(dim), queryEmbedding: emb.subarray(0, dim), topK: 5 };
+  return { entities, embeddings: emb.subarray(dim), queryEmbedding: emb.subarray(0, dim), topK: 5, tolerance, maxIterations };
 });
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-for (const q of qs) r.retrieve(q); // warm-up
-const times = [];
-for (let rep = 0; rep < 5; rep++) for (const q of qs) {
-  const t = performance.now();
-  r.retrieve(q);
-  times.push(performance.now() - t);
+const sorted = (a) => [...a].sort((x, y) => x - y);
+const quantile = (a, q) => (a.length ? sorted(a)[Math.min(a.length - 1, Math.floor(a.length * q))] : NaN);
+
+const results = {};
+for (const mode of modes) {
+  results[mode] = {};
+  for (const ppr of methods) {
+    const reqs = qs.map((q) => ({ ...q, mode, ppr }));
+    const top = reqs.map((q) => r.retrieve(q)); // also the warm-up
+    const timed = reqs.filter((q, i) => !top[i].fallback);
+    const times = [];
+    let iterations = 0;
+    for (let rep = 0; rep < repeats; rep++) for (const q of timed) {
+      const t = performance.now();
+      const res = r.retrieve(q);
+      times.push(performance.now() - t);
+      iterations += res.pprIterations;
+    }
+    results[mode][ppr] = {
+      questions: qs.length,
+      timed: timed.length,
+      fallbacks: qs.length - timed.length,
+      repeats,
+      medianMs: quantile(times, 0.5),
+      p90Ms: quantile(times, 0.9),
+      meanIterations: iterations / Math.max(1, times.length),
+      top: top.map((res) => (res.fallback ? null : res.passages.map((p) => p.id))),
+    };
+  }
 }
-console.log("| wasm in Node | median | p90 |");
-console.log("|---|---|---|");
-console.log(`| Retriever.fromBytes (${(bytes.length / 1e6).toFixed(1)} MB) | ${median(loads).toFixed(1)} ms | |`);
-const sorted = [...times].sort((a, b) => a - b);
-console.log(`| retrieve() hipporag1, ${qs.length} questions × 5 | ${median(times).toFixed(2)} ms | ${sorted[Math.floor(sorted.length * 0.9)].toFixed(2)} ms |`);
+const memQueries = memory();
+const out = {
+  index: indexPath,
+  bytes: bytes.length,
+  nodes: { phrases: r.info.counts.phrases, passages: r.info.counts.passages, edges: r.info.counts.edges },
+  load: { medianMs: quantile(loads, 0.5), firstMs: loads[0], runs: loads.length },
+  memory: { initBytes: memInit, afterFirstLoadBytes: memFirstLoad, afterLoadsBytes: memLoads, afterQueriesBytes: memQueries },
+  tolerance,
+  modes: results,
+};
+if (json) {
+  console.log(JSON.stringify(out, null, 2));
+} else {
+  const mb = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+  const c = r.info.counts;
+  console.log(`\n${indexPath}: ${(bytes.length / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges`);
+  console.log("| wasm in Node | median | p90 |");
+  console.log("|---|---|---|");
+  console.log(`| Retriever.fromBytes (first ${loads[0].toFixed(1)} ms) | ${quantile(loads, 0.5).toFixed(1)} ms | |`);
+  for (const [mode, byMethod] of Object.entries(results)) for (const [ppr, s] of Object.entries(byMethod)) {
+    console.log(`| retrieve() ${mode}, ppr ${ppr}, ${s.timed} questions × ${repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`);
+  }
+  console.log(`| wasm memory: init / after first load / after ${loads.length} loads / after queries | ${mb(memInit)} / ${mb(memFirstLoad)} / ${mb(memLoads)} / ${mb(memQueries)} | |`);
+}
