@@ -157,6 +157,8 @@ bench() {
   musique_index
   synthetic_index
   cargo bench --bench retrieve
+  # Synonymy edges at scale: 100k phrases × 384 dims (time, peak memory, recall vs brute force).
+  cargo run --release --example synonymy_scale -- 100000
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact \
     "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact --repeats 2 \

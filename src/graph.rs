@@ -300,9 +300,14 @@ pub fn encode_all(
 /// `k` rows `j ≠ i` with cosine ≥ `tau`, highest first (lower `j` on ties). Returns the union of
 /// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
 ///
-/// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows; row blocks
-/// run in parallel and the result does not depend on the thread count. Rows whose
-/// `seeks_synonyms` flag is false get no neighbours of their own.
+/// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows. Cosine is
+/// symmetric, so only the upper triangle is computed: row block `[r0, r1)` is multiplied by rows
+/// `[r0, n)` (about `n² · dim` multiply-adds in all, half of a full product), and every pair
+/// above `tau` is offered to both of its rows before each row keeps its top `k`. Row blocks run
+/// in parallel; the result does not depend on the thread count. Rows whose `seeks_synonyms`
+/// flag is false get no neighbours of their own (they can still be another row's neighbour).
+/// Memory: the normalised copy (`n × dim` f32) plus one `256 × n` f32 block per thread, plus
+/// the pairs above `tau`. Measured (`examples/synonymy_scale.rs`): see README, Benchmarks.
 pub fn synonymy_pairs(
     emb: &[f32],
     seeks_synonyms: &[bool],
@@ -321,56 +326,64 @@ pub fn synonymy_pairs(
         }
     }
     const BLOCK: usize = 256;
+    // Pairs (i, j), i < j, with cosine ≥ tau, from the upper triangle of the Gram matrix.
     let blocks: Vec<Vec<(u32, u32, f32)>> = (0..n.div_ceil(BLOCK))
         .into_par_iter()
         .map(|b| {
             let (r0, r1) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
-            let rows = r1 - r0;
-            let mut c = vec![0f32; rows * n];
-            // C (rows × n) = A[r0..r1] (rows × dim) · Aᵀ (dim × n); all row-major.
+            let (rows, cols) = (r1 - r0, n - r0);
+            let mut c = vec![0f32; rows * cols];
+            // C (rows × cols) = A[r0..r1] (rows × dim) · A[r0..n]ᵀ (dim × cols); all row-major.
             unsafe {
                 matrixmultiply::sgemm(
                     rows,
                     dim,
-                    n,
+                    cols,
                     1.0,
                     unit[r0 * dim..].as_ptr(),
                     dim as isize,
                     1,
-                    unit.as_ptr(),
+                    unit[r0 * dim..].as_ptr(),
                     1,
                     dim as isize,
                     0.0,
                     c.as_mut_ptr(),
-                    n as isize,
+                    cols as isize,
                     1,
                 );
             }
             let mut out = Vec::new();
-            let mut cand: Vec<(u32, f32)> = Vec::new();
-            for (r, row) in c.chunks_exact(n).enumerate() {
+            for (r, row) in c.chunks_exact(cols).enumerate() {
                 let i = r0 + r;
-                cand.clear();
-                if !seeks_synonyms[i] {
-                    continue;
+                for (jj, &s) in row.iter().enumerate().skip(r + 1) {
+                    let j = r0 + jj;
+                    if s >= tau && (seeks_synonyms[i] || seeks_synonyms[j]) {
+                        out.push((i as u32, j as u32, s.min(1.0)));
+                    }
                 }
-                cand.extend(
-                    row.iter()
-                        .enumerate()
-                        .filter(|&(j, &s)| j != i && s >= tau)
-                        .map(|(j, &s)| (j as u32, s.min(1.0))),
-                );
-                cand.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                cand.truncate(k);
-                out.extend(cand.iter().map(|&(j, s)| (i as u32, j, s)));
             }
             progress.advance(rows as u64);
             out
         })
         .collect();
-    let mut pairs = BTreeMap::new();
+    // Each row's candidates from both sides of the triangle, then its top k.
+    let mut per_row: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n];
     for (i, j, s) in blocks.into_iter().flatten() {
-        pairs.entry((i.min(j), i.max(j))).or_insert(s);
+        if seeks_synonyms[i as usize] {
+            per_row[i as usize].push((j, s));
+        }
+        if seeks_synonyms[j as usize] {
+            per_row[j as usize].push((i, s));
+        }
+    }
+    let mut pairs = BTreeMap::new();
+    for (i, cand) in per_row.iter_mut().enumerate() {
+        cand.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        cand.truncate(k);
+        let i = i as u32;
+        for &(j, s) in cand.iter() {
+            pairs.entry((i.min(j), i.max(j))).or_insert(s);
+        }
     }
     pairs
 }
@@ -430,6 +443,59 @@ mod tests {
         assert_eq!(idx.specificity[4], 0.5);
         assert_eq!(idx.passage_phrases.get(1, 4), Some(&2.0));
         assert_eq!(idx.facts.len(), 5);
+    }
+
+    /// Many blocks (n = 900 > 3 × 256), a small k and rows that seek no synonyms: the
+    /// upper-triangle computation must equal a brute-force top-k per row over the full matrix.
+    #[test]
+    fn synonymy_across_blocks_equals_brute_force_topk() {
+        let words = [
+            "river", "valley", "north", "south", "city", "county", "lake", "mount", "saint", "new",
+        ];
+        let texts: Vec<String> = (0..900)
+            .map(|i| {
+                format!(
+                    "{} {} {}",
+                    words[i % 10],
+                    words[(i / 10) % 10],
+                    words[(i / 100) % 10]
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let enc = HashedNgramEncoder::default();
+        let emb = enc.encode(&refs).unwrap();
+        let d = 384;
+        let seeks: Vec<bool> = (0..900).map(|i| i % 7 != 0).collect();
+        let (tau, k) = (0.6, 3);
+        let got = synonymy_pairs(&emb, &seeks, d, tau, k, &());
+        let mut want = BTreeMap::new();
+        let row = |i: usize| &emb[i * d..(i + 1) * d];
+        for i in (0..900).filter(|&i| seeks[i]) {
+            let mut cand: Vec<(u32, f32)> = (0..900)
+                .filter(|&j| j != i)
+                .map(|j| {
+                    (
+                        j as u32,
+                        row(i).iter().zip(row(j)).map(|(a, b)| a * b).sum(),
+                    )
+                })
+                .filter(|&(_, c): &(u32, f32)| c >= tau)
+                .collect();
+            cand.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for &(j, c) in cand.iter().take(k) {
+                want.entry(((i as u32).min(j), (i as u32).max(j)))
+                    .or_insert(c);
+            }
+        }
+        assert!(want.len() > 900, "the fixture must have many synonym pairs");
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>()
+        );
+        for (p, c) in &got {
+            assert!((c - want[p]).abs() < 1e-5, "{p:?}: {c} vs {}", want[p]);
+        }
     }
 
     #[test]
