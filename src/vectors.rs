@@ -239,6 +239,20 @@ impl VectorIndex {
             .collect()
     }
 
+    /// Cosine of the query `q` (`dim` values) with row `row`, computed exactly as
+    /// [`VectorIndex::nearest_many`] computes it (so the two agree bit for bit).
+    ///
+    /// # Panics
+    /// If `q.len() != dim` or `row >= rows()` (callers check both).
+    pub fn cosine(&self, q: &[f32], row: usize) -> f32 {
+        assert_eq!(
+            q.len(),
+            self.vectors.dim(),
+            "query of the index's dimension"
+        );
+        self.cosine_row(&PreparedQuery::new(q, &self.vectors), row)
+    }
+
     /// Cosine of a prepared query with one row, computed exactly as
     /// [`VectorIndex::nearest_many`] does.
     fn cosine_row(&self, q: &PreparedQuery<'_>, row: usize) -> f32 {

@@ -217,3 +217,49 @@ fn binary_prefilter_links_the_same_seeds_as_the_exact_scan() {
         assert!(same * 100 >= total * 95, "{candidates}: {same}/{total}");
     }
 }
+
+/// The exact-match shortcut of `link_entities` (an entity that is a phrase node links to it
+/// without a scan) against a full scan of every phrase node, on all 100 questions: a differing
+/// seed is allowed only where the scan's winner beats the exact node by int8 quantisation error
+/// (cosines within 0.02), and the exact node itself must score ≥ 0.98 (it is the same string).
+#[test]
+fn exact_phrase_matches_link_as_the_full_scan_does() {
+    let r = Retriever::from_bytes(&build(Quantization::Int8).to_bytes()).unwrap();
+    let enc = HashedNgramEncoder::default();
+    let idx = r.index();
+    let questions = load_questions(&data("musique_train/musique_train.json"), idx).unwrap();
+    let (mut exact_matches, mut same, mut total) = (0, 0, 0);
+    for q in &questions {
+        let ents = r.extract_entities(&q.question);
+        let refs: Vec<&str> = ents.iter().map(String::as_str).collect();
+        let e = enc.encode(&refs).unwrap();
+        let seeds = hipporag_wasm::linking::link_entities(idx, &ents, &e, 0).unwrap();
+        let scan = idx.phrase_vectors.nearest_many(&e);
+        for ((ent, seed), (row, cos)) in ents.iter().zip(&seeds).zip(&scan) {
+            total += 1;
+            let matched = idx.phrase_id(&hipporag_wasm::normalize::normalize_phrase(ent))
+                == Some(seed.phrase_id);
+            if matched {
+                exact_matches += 1;
+                assert!(seed.cosine >= 0.98, "{ent}: {}", seed.cosine);
+            }
+            if seed.phrase_id as usize == *row {
+                same += 1;
+                assert_eq!(seed.cosine, *cos, "{ent}: the same cosine as the scan");
+            } else {
+                assert!(
+                    matched,
+                    "{ent}: only exact matches may differ from the scan"
+                );
+                assert!(cos - seed.cosine < 0.02, "{ent}: {cos} vs {}", seed.cosine);
+            }
+        }
+    }
+    eprintln!(
+        "{exact_matches}/{total} entities are phrase nodes; {same}/{total} seeds equal the full scan's"
+    );
+    assert!(
+        exact_matches * 2 > total,
+        "most built-in entities are phrase nodes"
+    );
+}
