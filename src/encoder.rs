@@ -129,6 +129,70 @@ impl Encoder for HashedNgramEncoder {
     }
 }
 
+/// all-MiniLM-L6-v2 (`sentence-transformers/all-MiniLM-L6-v2`, 384-d, mean pooling, L2 norm)
+/// through the `hipporag-minilm` crate (candle `BertModel` + `tokenizers`), native only; the
+/// browser runs the same crate as its own wasm module (`pkg/minilm/`). Feature `minilm`.
+///
+/// Loaded from a directory holding `model.safetensors`, `tokenizer.json` and `config.json`
+/// (`./build.sh model` fetches them; see the `hipporag-minilm` crate docs for which other
+/// BERT-family sentence-transformer directories work). The id recorded in index headers is
+/// [`hipporag_minilm::MODEL_ID`] whatever the directory, so point `--model` only at this model
+/// or at a drop-in copy of it.
+#[cfg(feature = "minilm")]
+pub struct MiniLmEncoder {
+    inner: hipporag_minilm::MiniLm,
+}
+
+#[cfg(feature = "minilm")]
+impl MiniLmEncoder {
+    /// Loads the model files from `dir`.
+    ///
+    /// # Errors
+    /// [`crate::Error::Encoder`] naming the missing or malformed file.
+    pub fn from_dir(dir: &std::path::Path) -> Result<Self> {
+        hipporag_minilm::MiniLm::from_dir(dir)
+            .map(|inner| Self { inner })
+            .map_err(|e| crate::Error::Encoder {
+                encoder: hipporag_minilm::MODEL_ID.into(),
+                message: format!("{e} (./build.sh model fetches the model files)"),
+            })
+    }
+
+    /// The model directory used when none is given: `$HIPPORAG_MODEL_DIR`, else
+    /// `$HIPPORAG_CACHE/all-MiniLM-L6-v2`, else `~/.cache/hipporag-wasm/all-MiniLM-L6-v2`
+    /// (where `./build.sh model` puts it).
+    pub fn default_dir() -> std::path::PathBuf {
+        if let Some(d) = std::env::var_os("HIPPORAG_MODEL_DIR") {
+            return d.into();
+        }
+        let cache = std::env::var_os("HIPPORAG_CACHE")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                    .join(".cache/hipporag-wasm")
+            });
+        cache.join("all-MiniLM-L6-v2")
+    }
+}
+
+#[cfg(feature = "minilm")]
+impl Encoder for MiniLmEncoder {
+    fn info(&self) -> EncoderInfo {
+        EncoderInfo {
+            id: hipporag_minilm::MODEL_ID.to_string(),
+            dim: self.inner.dim() as u32,
+            normalized: true,
+        }
+    }
+
+    fn encode(&self, texts: &[&str]) -> Result<Vec<f32>> {
+        self.inner.encode(texts).map_err(|e| crate::Error::Encoder {
+            encoder: hipporag_minilm::MODEL_ID.into(),
+            message: e.to_string(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

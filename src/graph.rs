@@ -86,6 +86,9 @@ pub struct BuildReport {
     pub passages_without_phrases: usize,
     /// Counts as written to the header.
     pub counts: Counts,
+    /// Each encoding stage: (stage, texts encoded, wall-clock seconds) — phrases, passages and,
+    /// when built, facts. The CLI prints texts/s from these.
+    pub encoding: Vec<(&'static str, usize, f64)>,
 }
 
 /// Builds the whole index payload from passages and their aligned OpenIE output.
@@ -182,6 +185,7 @@ pub fn build_index(
 
     // 3. Embeddings and synonymy edges.
     let phrase_refs: Vec<&str> = phrases.iter().map(String::as_str).collect();
+    let t = std::time::Instant::now();
     let phrase_emb = encode_all(
         encoder,
         &phrase_refs,
@@ -189,6 +193,9 @@ pub fn build_index(
         opts.batch_size,
         progress,
     )?;
+    report
+        .encoding
+        .push(("phrases", phrase_refs.len(), t.elapsed().as_secs_f64()));
     progress.start("synonymy edges", n as u64);
     // As in the reference, phrases with at most 2 letters or digits seek no synonyms.
     let seeks: Vec<bool> = phrases
@@ -221,6 +228,7 @@ pub fn build_index(
 
     let passage_texts: Vec<String> = passages.iter().map(Passage::indexed_text).collect();
     let passage_refs: Vec<&str> = passage_texts.iter().map(String::as_str).collect();
+    let t = std::time::Instant::now();
     let passage_emb = encode_all(
         encoder,
         &passage_refs,
@@ -228,6 +236,9 @@ pub fn build_index(
         opts.batch_size,
         progress,
     )?;
+    report
+        .encoding
+        .push(("passages", passage_refs.len(), t.elapsed().as_secs_f64()));
     let facts: Vec<Fact> = facts.into_iter().collect();
     let fact_vectors = if opts.fact_vectors {
         let texts: Vec<String> = facts
@@ -240,7 +251,11 @@ pub fn build_index(
             })
             .collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let t = std::time::Instant::now();
         let emb = encode_all(encoder, &refs, "encoding facts", opts.batch_size, progress)?;
+        report
+            .encoding
+            .push(("facts", refs.len(), t.elapsed().as_secs_f64()));
         Some(Vectors::from_f32(dim, &emb, opts.quantization))
     } else {
         None

@@ -41,6 +41,19 @@ await build({
 });
 for (const f of ["index.html", "style.css", "boot.js"]) copyFileSync(join(www, f), join(out, f));
 copyFileSync(wasm, join(out, "hipporag_wasm_bg.wasm"));
+// The all-MiniLM-L6-v2 encoder (its wasm module and model files), for corpora indexed with it.
+const minilmWasm = join(root, "pkg", "minilm", "hipporag_minilm_bg.wasm");
+const modelDir = process.env.HIPPORAG_MODEL_DIR ?? join(process.env.HOME ?? "", ".cache", "hipporag-wasm", "all-MiniLM-L6-v2");
+function copyMiniLm() {
+  if (!existsSync(minilmWasm)) return `${minilmWasm} is missing (./build.sh build)`;
+  for (const f of ["model.safetensors", "tokenizer.json", "config.json"]) if (!existsSync(join(modelDir, f))) return `${join(modelDir, f)} is missing (./build.sh model)`;
+  mkdirSync(join(out, "minilm"), { recursive: true });
+  mkdirSync(join(out, "models", "all-MiniLM-L6-v2"), { recursive: true });
+  copyFileSync(minilmWasm, join(out, "minilm", "hipporag_minilm_bg.wasm"));
+  for (const f of ["model.safetensors", "tokenizer.json", "config.json"]) copyFileSync(join(modelDir, f), join(out, "models", "all-MiniLM-L6-v2", f));
+  return null;
+}
+let minilmCopied = null; // null: not needed yet; true: copied; string: why not
 
 const corpora = [];
 for (const c of JSON.parse(readFileSync(join(www, "corpora.json"), "utf8"))) {
@@ -48,6 +61,13 @@ for (const c of JSON.parse(readFileSync(join(www, "corpora.json"), "utf8"))) {
   if (!existsSync(src)) {
     console.warn(`site: no index for ${c.id} (${src} is missing): left out of corpora.json`);
     continue;
+  }
+  if (c.encoder === "minilm") {
+    if (minilmCopied === null) minilmCopied = copyMiniLm() ?? true;
+    if (minilmCopied !== true) {
+      console.warn(`site: ${c.id} needs the all-MiniLM-L6-v2 encoder, but ${minilmCopied}: left out of corpora.json`);
+      continue;
+    }
   }
   copyFileSync(src, join(out, "indexes", c.index));
   chmodSync(join(out, "indexes", c.index), 0o644); // `hipporag index` writes 0600 (a temporary file renamed)

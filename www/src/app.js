@@ -135,6 +135,7 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
   load.classList.add("done");
   load.dataset.indexLoadMs = indexMs.toFixed(1);
   load.dataset.indexParseMs = timings.indexParseMs.toFixed(1);
+  load.dataset.modelMs = timings.modelMs.toFixed(1);
   load.dataset.totalLoadMs = total.toFixed(1);
   for (const [stage, ms, n] of [["wasm", timings.wasmMs, bytes.wasm], ["index", indexMs, bytes.index]]) {
     const row = progressRow(stage);

@@ -1,0 +1,74 @@
+//! Native parity with an independent implementation: every string of
+//! `../shared/data/encoder/minilm_reference.json` (KG phrases, MuSiQue questions, a unicode
+//! string, a 2,000-character string past the 256-token truncation) must reach cosine ≥ 0.999
+//! with its reference vector. Also writes the native vectors to `target/fixtures/` for the wasm
+//! test (`tests/wasm.rs`), which requires wasm and native to agree to 1e-4.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{NATIVE_FIXTURE, REFERENCE, cosine, model_dir, parse_reference};
+use hipporag_minilm::MiniLm;
+
+#[test]
+fn every_reference_string_matches_the_independent_implementation() {
+    let dir = model_dir();
+    let enc = MiniLm::from_dir(std::path::Path::new(&dir))
+        .unwrap_or_else(|e| panic!("{e} (run ./build.sh model to fetch the model)"));
+    assert_eq!(enc.dim(), 384);
+    let (texts, want) = parse_reference(&std::fs::read(REFERENCE).expect(REFERENCE));
+    assert_eq!(texts.len(), 44);
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let got = enc.encode(&refs).unwrap();
+    let mut worst = (1.0f64, String::new());
+    for (i, (t, w)) in texts.iter().zip(&want).enumerate() {
+        let g = &got[i * 384..(i + 1) * 384];
+        let norm: f32 = g.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-5, "{t:?}: norm {norm}");
+        let c = cosine(g, w);
+        if c < worst.0 {
+            worst = (c, t.chars().take(40).collect());
+        }
+        assert!(c >= 0.999, "{t:?}: cosine {c} with the reference");
+    }
+    eprintln!(
+        "lowest cosine with the reference: {:.6} ({:?})",
+        worst.0, worst.1
+    );
+    // A text's vector does not depend on its batch (padding is masked out).
+    let alone = enc.encode(&[refs[0]]).unwrap();
+    let diff = alone
+        .iter()
+        .zip(&got[..384])
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(diff < 1e-5, "batch-dependent vector: max diff {diff}");
+    let dir = std::path::Path::new(NATIVE_FIXTURE).parent().unwrap();
+    std::fs::create_dir_all(dir).unwrap();
+    let rows: Vec<&[f32]> = got.chunks_exact(384).collect();
+    std::fs::write(NATIVE_FIXTURE, serde_json::to_vec(&rows).unwrap()).unwrap();
+}
+
+#[test]
+fn a_bad_model_directory_is_a_clear_error() {
+    let tmp = std::env::temp_dir().join("hipporag-minilm-no-model");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let err = MiniLm::from_dir(&tmp)
+        .err()
+        .expect("no model there")
+        .to_string();
+    assert!(err.contains("model.safetensors"), "{err}");
+    let dir = model_dir();
+    let tok = std::fs::read(format!("{dir}/tokenizer.json")).unwrap();
+    let cfg = std::fs::read(format!("{dir}/config.json")).unwrap();
+    let err = MiniLm::from_bytes(b"not safetensors".to_vec(), &tok, &cfg)
+        .err()
+        .expect("bad weights")
+        .to_string();
+    assert!(err.starts_with("model.safetensors:"), "{err}");
+    let err = MiniLm::from_bytes(Vec::new(), &tok, b"{\"hidden_size\": \"x\"}")
+        .err()
+        .expect("bad config")
+        .to_string();
+    assert!(err.starts_with("config.json:"), "{err}");
+}
