@@ -17,6 +17,8 @@
 #                      in bench/.venv, with both timed side by side
 #   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
 #   ./build.sh serve   ./build.sh site, then serve out/www/ on http://127.0.0.1:${PORT:-8000}/
+#   ./build.sh pydocs  `hipporag site` on Python's HTML docs (Debian's python3.11-doc) copied to
+#                      out/pydocs/, the search element added to its index.html, then served
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -152,10 +154,20 @@ build_site() {
   node www/build.mjs --out "$OUT/www" --indexes "$OUT" --data "$DATA"
 }
 
+# Python's docs as a site owner would do it: build the site (here: copy it), run `hipporag site`,
+# add the element and the script to a page template (here: index.html).
+pydocs() {
+  local docs=${PYTHON_DOCS:-/usr/share/doc/python3.11/html}
+  [ -d "$docs" ] || { echo "error: $docs is missing (Debian: apt-get install python3.11-doc)" >&2; exit 1; }
+  rm -rf "$OUT/pydocs" && mkdir -p "$OUT" && cp -rL "$docs" "$OUT/pydocs"
+  ./target/release/hipporag site "$OUT/pydocs" --exclude 'genindex*.html' --exclude contents.html --exclude py-modindex.html
+  sed -i 's#</body>#<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>#' "$OUT/pydocs/index.html"
+}
+
 serve() {
   local port=${PORT:-8000}
   echo "serving $OUT/www/ on http://127.0.0.1:$port/ (Ctrl-C stops)"
-  exec python3 -m http.server --bind 127.0.0.1 "$port" --directory "$OUT/www"
+  exec python3 -m http.server --bind 127.0.0.1 "$port" --directory "${SERVE_DIR:-$OUT/www}"
 }
 
 # musique_train with all-MiniLM-L6-v2 (phrases, passages and facts; about 3 minutes on 2 cores).
@@ -205,7 +217,8 @@ run_tests() {
   musique_index
   node --test tests/js/
   # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
-  # MiniLM index for the in-browser encoder's test (tests/e2e/minilm.test.mjs).
+  # MiniLM index for the in-browser encoder's test (tests/e2e/minilm.test.mjs); the
+  # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
   musique_minilm_index
   build_site
   node --test tests/e2e/
@@ -266,5 +279,6 @@ case "${1:-}" in
   site) setup; build_native; build_wasm; musique_index; build_site ;;
   serve) setup; build_native; build_wasm; musique_index; build_site; serve ;;
   bench-reference) bench_reference ;;
+  pydocs) setup; build_native; build_wasm; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
   *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

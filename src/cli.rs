@@ -64,6 +64,30 @@ enum Command {
     ExportGraph(ExportArgs),
     /// Generate a synthetic index (and questions) of a given size, for benchmarks.
     Generate(GenerateArgs),
+    /// Index a built static site (HTML, or Markdown) into DIR/_hipporag/ with a search UI.
+    Site(SiteArgs),
+}
+
+#[derive(Args)]
+struct SiteArgs {
+    /// The built site's root directory (its pages' URLs are their paths below it).
+    dir: PathBuf,
+    /// The wasm package to copy into DIR/_hipporag/ (`./build.sh build` writes it).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg"))]
+    pkg: PathBuf,
+    /// The JS API and default UI to copy (hipporag-site.js, hipporag-ui.js, hipporag-ui.css).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/www/site"))]
+    ui: PathBuf,
+    /// Leave out pages whose path below DIR matches this glob (repeatable), e.g. generated
+    /// indexes: `--exclude 'genindex*.html'`.
+    #[arg(long)]
+    exclude: Vec<String>,
+    /// Synonymy threshold τ on cosine.
+    #[arg(long, default_value_t = 0.8)]
+    synonymy_threshold: f32,
+    /// Print the build report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -223,6 +247,7 @@ pub fn main() -> ExitCode {
         Command::Info { index } => cmd_info(&index),
         Command::ExportGraph(a) => cmd_export_graph(a),
         Command::Generate(a) => cmd_generate(a),
+        Command::Site(a) => cmd_site(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
@@ -603,5 +628,48 @@ fn cmd_generate(a: GenerateArgs) -> Result<()> {
         t0.elapsed().as_secs_f64()
     );
     log::info!("{}: {} questions", qpath.display(), s.questions.len());
+    Ok(())
+}
+
+fn cmd_site(a: SiteArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let encoder = HashedNgramEncoder::default();
+    let opts = crate::site::SiteOptions {
+        pkg: a.pkg,
+        ui: a.ui,
+        build: BuildOptions {
+            synonymy_threshold: a.synonymy_threshold,
+            ..Default::default()
+        },
+        exclude: a.exclude,
+    };
+    let r = crate::site::build_site(&a.dir, &encoder, &opts, &Bars(Mutex::new(None)))?;
+    let secs = t0.elapsed().as_secs_f64();
+    if a.json {
+        let mut v = serde_json::to_value(&r).expect("serialisable");
+        v["seconds"] = serde_json::json!(secs);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("serialisable")
+        );
+        return Ok(());
+    }
+    log::info!(
+        "{}: {} pages, {} passages, {} phrases; OpenIE reused for {} passages, {} embeddings reused, {} encoded; {} ({} bytes); {:.2} s",
+        a.dir.join(crate::site::OUTPUT_DIR).display(),
+        r.pages,
+        r.passages,
+        r.phrases,
+        r.openie_cached,
+        r.vectors_cached,
+        r.vectors_encoded,
+        r.index_file,
+        r.index_bytes,
+        secs
+    );
+    println!(
+        "Add to your pages:\n  <div id=\"hipporag-search\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
+        crate::site::OUTPUT_DIR
+    );
     Ok(())
 }

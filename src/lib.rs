@@ -31,6 +31,8 @@
 //! * [`subgraph`] — the edges among chosen phrase nodes (the explanation's activated subgraph).
 //! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`, `subgraph`), on wasm32 only.
 //! * [`eval`] — recall@k on MuSiQue-style question files (indexer).
+//! * [`site`] — `hipporag site DIR`: a built static site's pages → passages at headings with
+//!   `url#anchor` → an index, the wasm and a default UI in `DIR/_hipporag/` (site feature).
 //! * `cli` — the `hipporag` companion binary (cli feature).
 //! * [`export`] — `hipporag export-graph`: graphs, reset vectors and PPR vectors for an
 //!   independent reference (igraph) (cli feature).
@@ -60,6 +62,9 @@ pub mod graph;
 pub mod json;
 #[cfg(feature = "indexer")]
 pub mod openie;
+
+#[cfg(feature = "site")]
+pub mod site;
 
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -4,7 +4,7 @@
 //! `sentence-transformers/all-MiniLM-L6-v2`) with candle's `BertModel` and Hugging Face
 //! `tokenizers`: one 384-dimensional, L2-normalised vector per text, the same natively (the
 //! `hipporag index --encoder minilm` indexer) and in WebAssembly (the browser's JS-called
-//! encoder, [`wasm`] on wasm32), so query vectors live in the space the index was built in.
+//! encoder, the `wasm` module on wasm32), so query vectors live in the space the index was built in.
 //!
 //! ## What a vector is
 //! sentence-transformers' pipeline for this model (its `modules.json`: Transformer → Pooling

@@ -1,0 +1,326 @@
+//! A page's main content as sections: HTML (scraper, html5ever's parser) and Markdown
+//! (pulldown-cmark, rendered to HTML and then read the same way).
+//!
+//! **Main content** (Pagefind's rules, which site owners know): the element marked
+//! `data-hipporag-body`, else `<main>`, else `[role=main]`, else `<body>`. Inside it, `nav`,
+//! `header`, `footer`, `aside`, `script`, `style`, `noscript`, `template`, `svg`, `form`,
+//! `button` and every element with a `data-hipporag-ignore` attribute are skipped with their
+//! content; so is a heading's permalink (`a.headerlink`, Sphinx's "¶").
+//!
+//! **Sections**: every `h1`–`h6` starts one. Its anchor is the heading's `id`, else the target
+//! of a `#fragment` link inside it (Sphinx's permalink), else the `id` of the nearest enclosing
+//! element that has one (Sphinx and many generators wrap each section in `<section id=…>`),
+//! else a slug of the heading text. Its heading path is the chain of enclosing headings, page
+//! title first. Text before the first heading forms a section with no anchor.
+
+use scraper::{ElementRef, Html, Node, Selector};
+
+/// One section of a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// The `#fragment` that scrolls to the section (`None`: the top of the page).
+    pub anchor: Option<String>,
+    /// Enclosing headings, outermost first; the section's own heading last.
+    pub headings: Vec<String>,
+    /// Text, one block element per line, whitespace collapsed.
+    pub text: String,
+}
+
+/// A page: its title and its sections in document order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// `<title>` (or the first heading when there is none).
+    pub title: String,
+    /// Sections, empty ones dropped.
+    pub sections: Vec<Section>,
+}
+
+const SKIP: &[&str] = &[
+    "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg", "form",
+    "button", "head",
+];
+const BLOCK: &[&str] = &[
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "pre",
+    "dt",
+    "dd",
+    "dl",
+    "tr",
+    "table",
+    "blockquote",
+    "section",
+    "article",
+    "br",
+    "figcaption",
+    "td",
+    "th",
+];
+
+/// A slug for a heading without an id: lower-case letters and digits joined by `-`.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.extend(w.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+struct Walker {
+    sections: Vec<Section>,
+    path: Vec<(u8, String)>,
+    title: String,
+    anchor: Option<String>,
+    lines: Vec<String>,
+    line: String,
+    ids: Vec<String>,
+}
+
+impl Walker {
+    fn end_line(&mut self) {
+        let l = collapse(&self.line);
+        if !l.is_empty() {
+            self.lines.push(l);
+        }
+        self.line.clear();
+    }
+
+    fn end_section(&mut self) {
+        self.end_line();
+        if !self.lines.is_empty() {
+            let mut headings = vec![self.title.clone()];
+            for (_, h) in &self.path {
+                if headings.last() != Some(h) {
+                    headings.push(h.clone());
+                }
+            }
+            self.sections.push(Section {
+                anchor: self.anchor.clone(),
+                headings,
+                text: self.lines.join("\n"),
+            });
+        }
+        self.lines.clear();
+    }
+
+    fn heading(&mut self, el: ElementRef<'_>, level: u8) {
+        self.end_section();
+        let mut text = String::new();
+        let mut link_anchor = None;
+        for d in el.descendants() {
+            if let Some(e) = ElementRef::wrap(d) {
+                if e.value().name() == "a"
+                    && let Some(h) = e.value().attr("href").and_then(|h| h.strip_prefix('#'))
+                    && link_anchor.is_none()
+                    && !h.is_empty()
+                {
+                    link_anchor = Some(h.to_string());
+                }
+                continue;
+            }
+            if let Node::Text(t) = d.value() {
+                let in_permalink = d.ancestors().filter_map(ElementRef::wrap).any(|a| {
+                    a.value().name() == "a" && a.value().classes().any(|c| c == "headerlink")
+                });
+                if !in_permalink {
+                    text.push_str(t);
+                }
+            }
+        }
+        let text = collapse(&text);
+        self.anchor = el
+            .value()
+            .id()
+            .map(str::to_string)
+            .or(link_anchor)
+            .or_else(|| self.ids.last().cloned())
+            .or_else(|| Some(slug(&text)).filter(|s| !s.is_empty()));
+        while self.path.last().is_some_and(|(l, _)| *l >= level) {
+            self.path.pop();
+        }
+        if self.title.is_empty() {
+            self.title = text.clone();
+        }
+        self.path.push((level, text));
+    }
+
+    fn walk(&mut self, el: ElementRef<'_>) {
+        for child in el.children() {
+            match child.value() {
+                Node::Text(t) => self.line.push_str(t),
+                Node::Element(e) => {
+                    let name = e.name();
+                    if SKIP.contains(&name) || e.attr("data-hipporag-ignore").is_some() {
+                        continue;
+                    }
+                    let child = ElementRef::wrap(child).expect("an element node");
+                    if let Some(level) = name
+                        .strip_prefix('h')
+                        .and_then(|d| d.parse::<u8>().ok())
+                        .filter(|l| (1..=6).contains(l))
+                    {
+                        self.heading(child, level);
+                        continue;
+                    }
+                    let block = BLOCK.contains(&name);
+                    if block {
+                        self.end_line();
+                    }
+                    let id = e.id().filter(|_| name != "span" && name != "a");
+                    if let Some(id) = id {
+                        self.ids.push(id.to_string());
+                    }
+                    self.walk(child);
+                    if id.is_some() {
+                        self.ids.pop();
+                    }
+                    if block {
+                        self.end_line();
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Reads a page's main content into sections (see the module docs). Never fails: a page
+/// without text gives no section.
+pub fn extract_html(html: &str) -> Page {
+    let doc = Html::parse_document(html);
+    let sel = |s: &str| Selector::parse(s).expect("valid selector");
+    let title = doc
+        .select(&sel("title"))
+        .next()
+        .map(|t| collapse(&t.text().collect::<String>()))
+        .unwrap_or_default();
+    let root = ["[data-hipporag-body]", "main", "[role=main]", "body"]
+        .iter()
+        .find_map(|s| doc.select(&sel(s)).next())
+        .unwrap_or_else(|| doc.root_element());
+    let mut w = Walker {
+        sections: Vec::new(),
+        path: Vec::new(),
+        title: String::new(),
+        anchor: None,
+        lines: Vec::new(),
+        line: String::new(),
+        ids: Vec::new(),
+    };
+    // The page title is the first heading when there is one (it names the page's subject
+    // without the site's suffix), else <title>.
+    w.walk(root);
+    w.end_section();
+    let page_title = if w.title.is_empty() {
+        title
+    } else {
+        w.title.clone()
+    };
+    for s in &mut w.sections {
+        // Heading paths start with the page's first heading (the walker's running title).
+        if s.headings.first().is_some_and(String::is_empty) {
+            s.headings[0] = page_title.clone();
+        }
+        s.headings.dedup();
+    }
+    Page {
+        title: page_title,
+        sections: w.sections,
+    }
+}
+
+/// Renders Markdown (CommonMark with tables) to HTML and reads it with [`extract_html`];
+/// headings get slug anchors.
+pub fn extract_markdown(md: &str) -> Page {
+    use pulldown_cmark::{Options, Parser, html};
+    let mut out = String::new();
+    html::push_html(&mut out, Parser::new_ext(md, Options::ENABLE_TABLES));
+    extract_html(&format!("<html><body>{out}</body></html>"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_content_sections_anchors_and_ignored_parts() {
+        let html = r##"<html><head><title>Guide — Site</title><script>var x=1</script></head><body>
+<nav>Home · Docs</nav><header>Site header</header>
+<div role="main">
+ <section id="the-guide"><h1>The Guide<a class="headerlink" href="#the-guide">¶</a></h1>
+ <p>Intro text about Widgets.</p>
+ <section id="install"><h2>Install</h2><p>Run <code>pip install widgets</code>.</p>
+   <div data-hipporag-ignore><p>Advert</p></div>
+   <h3 id="from-source">From source</h3><ul><li>clone</li><li>build</li></ul>
+ </section>
+ <section><h2>Usage Notes</h2><p>Call it.</p></section>
+ </section>
+</div>
+<footer>Copyright</footer></body></html>"##;
+        let p = extract_html(html);
+        assert_eq!(p.title, "The Guide");
+        let got: Vec<(Option<&str>, Vec<&str>, &str)> = p
+            .sections
+            .iter()
+            .map(|s| {
+                (
+                    s.anchor.as_deref(),
+                    s.headings.iter().map(String::as_str).collect(),
+                    s.text.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Some("the-guide"),
+                    vec!["The Guide"],
+                    "Intro text about Widgets."
+                ),
+                (
+                    Some("install"),
+                    vec!["The Guide", "Install"],
+                    "Run pip install widgets."
+                ),
+                (
+                    Some("from-source"),
+                    vec!["The Guide", "Install", "From source"],
+                    "clone\nbuild"
+                ),
+                (
+                    Some("the-guide"),
+                    vec!["The Guide", "Usage Notes"],
+                    "Call it."
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn data_hipporag_body_wins_and_markdown_gets_slugs() {
+        let html = r#"<html><body><main><p>Main text</p></main>
+<div data-hipporag-body><h2>Only this</h2><p>Body text</p></div></body></html>"#;
+        let p = extract_html(html);
+        assert_eq!(p.sections.len(), 1);
+        assert_eq!(p.sections[0].text, "Body text");
+        let m = extract_markdown("# Title\n\nSome text.\n\n## Second Part!\n\n- a\n- b\n");
+        assert_eq!(m.title, "Title");
+        assert_eq!(m.sections[1].anchor.as_deref(), Some("second-part"));
+        assert_eq!(m.sections[1].headings, vec!["Title", "Second Part!"]);
+        assert_eq!(m.sections[1].text, "a\nb");
+    }
+}

@@ -1,0 +1,128 @@
+// `hipporag site` on a real documentation site nobody here wrote: Python 3.11's HTML docs
+// (Debian's python3.11-doc, /usr/share/doc/python3.11/html; .ci/run installs it). The test copies
+// them to out/pydocs-e2e/, runs `hipporag site` (timed), adds the one element and one script a
+// site owner adds to a page, serves the copy on 127.0.0.1 and asks questions whose answer spans
+// two pages (a tutorial or HOWTO page and a reference page) in the default UI in headless
+// Chromium: both pages must be among the results. It also drives the JS API (init, search,
+// result.data(), debouncedSearch) and writes the figures to tests/e2e/out/site_figures.json.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+import { launch, median, outDir, root, serve } from "./harness.mjs";
+
+const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
+const dir = join(root, "out", "pydocs-e2e");
+// Generated listings, not documentation: the index of every name and the table of contents.
+const EXCLUDE = ["genindex*.html", "contents.html", "py-modindex.html"];
+const QUESTIONS = [
+  { q: "How do I create a virtual environment with the venv module?", pages: ["/tutorial/venv.html", "/library/venv.html"] },
+  { q: "How do I serialize objects with the pickle module?", pages: ["/tutorial/inputoutput.html", "/library/pickle.html"] },
+  { q: "How do I format strings with f-strings and the str.format() method?", pages: ["/tutorial/inputoutput.html", "/library/stdtypes.html"] },
+];
+let server;
+let browser;
+let build;
+
+before(async () => {
+  assert.ok(existsSync(DOCS), `${DOCS} is missing: apt-get install python3.11-doc`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(DOCS, dir, { recursive: true, dereference: true });
+  const t = performance.now();
+  const out = execFileSync(join(root, "target", "release", "hipporag"), ["site", dir, "--json", ...EXCLUDE.flatMap((g) => ["--exclude", g])], {
+    encoding: "utf8",
+    env: { ...process.env, RUST_LOG: "warn" },
+  });
+  build = { ...JSON.parse(out), wallMs: performance.now() - t };
+  // What a site owner adds to a page: one element, one script.
+  const page = join(dir, "index.html");
+  const html = readFileSync(page, "utf8");
+  writeFileSync(page, html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'));
+  server = await serve(dir);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test("Python's docs: questions spanning two pages return both, from the default UI", async () => {
+  const context = await browser.newContext({ viewport: { width: 1300, height: 1100 } });
+  const requests = [];
+  context.on("request", (r) => requests.push(r.url()));
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${server.origin}/index.html`);
+  const input = page.locator("#hipporag-search input");
+  // Cold: the first question is typed at once; results wait for the index download and load.
+  await input.fill(QUESTIONS[0].q);
+  await page.waitForSelector('#hipporag-search[data-searches="1"]', { timeout: 120000 });
+  const firstSearchMs = await page.evaluate(() => performance.now());
+  let searches = 1;
+  for (const [i, { q, pages }] of QUESTIONS.entries()) {
+    if (i > 0) {
+      await input.fill(q);
+      await page.waitForSelector(`#hipporag-search[data-searches="${++searches}"]`, { timeout: 60000 });
+    }
+    const urls = await page.locator("#hipporag-search li.hipporag-result").evaluateAll((els) => els.map((e) => e.dataset.url));
+    const got = urls.map((u) => u.split("#")[0]);
+    for (const p of pages) assert.ok(got.includes(p), `${JSON.stringify(q)}: ${p} not in ${JSON.stringify(got)}`);
+    assert.ok(urls.every((u) => /\.html#./.test(u)), `results link to url#anchor: ${urls}`);
+  }
+  // The explanation toggle.
+  await page.locator("#hipporag-search details.hipporag-why summary").click();
+  assert.match(await page.locator("#hipporag-search .hipporag-explain").innerText(), /Seed phrases: .*specificity/);
+  await page.screenshot({ path: join(outDir, "site_docs.png"), fullPage: false });
+  // A result link leads to the passage's section.
+  const href = await page.locator("#hipporag-search li.hipporag-result a").first().getAttribute("href");
+  const resp = await page.request.get(server.origin + href.split("#")[0]);
+  assert.equal(resp.status(), 200);
+
+  // The JS API, as a site drawing its own UI uses it; query latency over the questions.
+  const api = await page.evaluate(async (qs) => {
+    const h = await import("/_hipporag/hipporag-site.js");
+    await h.init();
+    const times = [];
+    for (let r = 0; r < 5; r++)
+      for (const q of qs) {
+        const t = performance.now();
+        await h.search(q);
+        times.push(performance.now() - t);
+      }
+    const s = await h.search(qs[0]);
+    const d = await s.results[0].data();
+    const [superseded, latest] = await Promise.all([h.debouncedSearch(qs[1], {}, 50), h.debouncedSearch(qs[2], {}, 50)]);
+    return { times, first: d, superseded, latestCount: latest?.results.length };
+  }, QUESTIONS.map((x) => x.q));
+  assert.ok(api.first.url && api.first.title && api.first.excerpt.length > 0 && Array.isArray(api.first.contributions));
+  assert.equal(api.superseded, null, "a superseded debounced search resolves to null");
+  assert.ok(api.latestCount > 0);
+  assert.deepEqual(errors, []);
+  assert.ok(requests.every((u) => u.startsWith(server.origin)), "only the site's own files");
+
+  const out = join(dir, "_hipporag");
+  const indexFile = readdirSync(out).find((f) => f.startsWith("index."));
+  const indexBytes = readFileSync(join(out, indexFile));
+  const wasm = readFileSync(join(out, "hipporag_wasm_bg.wasm"));
+  const figures = {
+    pages: build.pages,
+    passages: build.passages,
+    phrases: build.phrases,
+    buildSeconds: build.seconds,
+    indexBytes: indexBytes.length,
+    indexBytesGzip: gzipSync(indexBytes, { level: 9 }).length,
+    wasmBytesGzip: gzipSync(wasm, { level: 9 }).length,
+    firstSearchMs,
+    medianQueryMs: median(api.times),
+  };
+  writeFileSync(join(outDir, "site_figures.json"), JSON.stringify(figures, null, 2) + "\n");
+  console.log(
+    `python3.11 docs: ${figures.pages} pages, ${figures.passages} passages, ${figures.phrases} phrases; built in ${figures.buildSeconds.toFixed(1)} s; ` +
+      `index ${(figures.indexBytes / 1e6).toFixed(1)} MB (${(figures.indexBytesGzip / 1e6).toFixed(1)} MB gzipped), wasm ${(figures.wasmBytesGzip / 1e3).toFixed(0)} kB gzipped; ` +
+      `first search (cold, index load included) ${figures.firstSearchMs.toFixed(0)} ms after navigation; median query ${figures.medianQueryMs.toFixed(1)} ms`,
+  );
+  await context.close();
+});

@@ -1,0 +1,87 @@
+// hipporag-site.js — the JS API of a site indexed by `hipporag site DIR` (served from
+// /_hipporag/), shaped like Pagefind's so sites can draw their own UI:
+//
+//   const hipporag = await import("/_hipporag/hipporag-site.js");
+//   await hipporag.init();                       // optional: search() calls it
+//   const s = await hipporag.search("how do I save a dict to a file as JSON?");
+//   const first = await s.results[0].data();     // {url, title, excerpt, content, contributions}
+//   const latest = await hipporag.debouncedSearch(query, {}, 300); // null when superseded
+//
+// Everything runs in the page: the index and the wasm module are static files next to this one,
+// and the query never leaves the browser. `init({baseUrl})` prefixes result URLs when the site
+// is not served at the root of its origin.
+import { HippoRAG } from "./hipporag.js";
+
+const here = new URL("./", import.meta.url);
+let ready = null;
+let baseUrl = "/";
+let seq = 0;
+
+/** Loads hipporag-entry.json, the wasm module and the index (once). Resolves to the HippoRAG instance. */
+export function init({ baseUrl: b } = {}) {
+  if (b !== undefined) baseUrl = b.endsWith("/") ? b : b + "/";
+  if (!ready) {
+    ready = (async () => {
+      const res = await fetch(new URL("hipporag-entry.json", here));
+      if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
+      const entry = await res.json();
+      return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here) });
+    })();
+  }
+  return ready;
+}
+
+/** A short excerpt: the first ~240 characters of the passage text, on a word boundary. */
+function excerpt(text) {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t.length <= 240) return t;
+  const cut = t.lastIndexOf(" ", 240);
+  return t.slice(0, cut > 120 ? cut : 240) + "…";
+}
+
+/**
+ * Ranks the site's pages for `query` (HippoRAG: query entities → seed phrases → personalized
+ * PageRank → passages). A page appears once, as its best-scoring passage (linked to that
+ * passage's `#anchor`), as Pagefind lists pages: `topK` pages are drawn from the top
+ * `topK × 8` passages. Returns {query, results: [{id, score, data()}], explanation, timings}.
+ */
+export async function search(query, { topK = 8, mode } = {}) {
+  const rag = await init();
+  const res = await rag.search(query, { topK: topK * 8, ...(mode ? { mode } : {}) });
+  const pages = new Set();
+  res.passages = res.passages.filter((p) => {
+    const page = (p.url ?? `#${p.id}`).split("#")[0];
+    if (pages.has(page)) return false;
+    pages.add(page);
+    return true;
+  }).slice(0, topK);
+  return {
+    query,
+    mode: res.mode,
+    fallback: res.fallback ?? null,
+    explanation: { entities: res.entities, seeds: res.seeds, facts: res.facts, topPhrases: res.topPhrases },
+    timings: res.timings,
+    results: res.passages.map((p) => ({
+      id: p.id,
+      score: p.score,
+      data: async () => ({
+        url: p.url ? baseUrl + p.url.replace(/^\//, "") : null,
+        title: p.title,
+        excerpt: excerpt(p.text),
+        content: p.text,
+        contributions: p.contributions,
+      }),
+    })),
+  };
+}
+
+/** search() after `ms` of quiet; resolves to null when a later call superseded this one. */
+export function debouncedSearch(query, opts = {}, ms = 300) {
+  const mine = ++seq;
+  return new Promise((resolve, reject) => {
+    setTimeout(() => {
+      if (mine !== seq) return resolve(null);
+      search(query, opts).then((r) => resolve(mine === seq ? r : null), reject);
+    }, ms);
+  });
+}

@@ -1,0 +1,81 @@
+// hipporag-ui.js — the default search UI of `hipporag site`. A site adds one element and one
+// script:
+//
+//   <div id="hipporag-search"></div>
+//   <script type="module" src="/_hipporag/hipporag-ui.js"></script>
+//
+// and gets a search box whose results link to the passage (`page.html#anchor`), with the
+// explanation (query entities → seed phrases → top personalized-PageRank phrases → the phrases
+// each result drew its score from) behind a "Why these results?" toggle. Elements with
+// `data-hipporag-search` are mounted too. Built on hipporag-site.js (init/search/debouncedSearch).
+import { init, debouncedSearch } from "./hipporag-site.js";
+
+const css = document.createElement("link");
+css.rel = "stylesheet";
+css.href = new URL("hipporag-ui.css", import.meta.url).href;
+document.head.append(css);
+
+const h = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, v);
+  for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
+  return e;
+};
+
+function mount(root) {
+  root.classList.add("hipporag");
+  const input = h("input", { type: "search", placeholder: "Ask a question about these docs…", "aria-label": "Search", class: "hipporag-input" });
+  const status = h("p", { class: "hipporag-status", "aria-live": "polite" });
+  const list = h("ol", { class: "hipporag-results" });
+  const why = h("details", { class: "hipporag-why", hidden: "" }, h("summary", {}, "Why these results?"), h("div", { class: "hipporag-explain" }));
+  root.append(input, status, list, why);
+  init().then(
+    () => (status.textContent = ""),
+    (e) => {
+      status.textContent = `Search is unavailable: ${e.message}`;
+      root.dataset.state = "error";
+    },
+  );
+  let shown = 0;
+  input.addEventListener("input", async () => {
+    const q = input.value.trim();
+    if (!q) {
+      list.replaceChildren();
+      why.hidden = true;
+      status.textContent = "";
+      return;
+    }
+    let res;
+    try {
+      res = await debouncedSearch(q, { topK: 8 }, 250);
+    } catch (e) {
+      status.textContent = `Search failed: ${e.message}`;
+      return;
+    }
+    if (!res) return; // superseded by a later keystroke
+    const items = await Promise.all(res.results.map((r) => r.data()));
+    list.replaceChildren(
+      ...items.map((d, i) =>
+        h(
+          "li",
+          { class: "hipporag-result", "data-url": d.url ?? "", "data-score": res.results[i].score.toFixed(6) },
+          h("a", { href: d.url ?? "#" }, d.title),
+          h("p", {}, d.excerpt),
+          d.contributions.length ? h("p", { class: "hipporag-via" }, "via ", d.contributions.slice(0, 5).map((c) => c.phrase).join(", ")) : null,
+        ),
+      ),
+    );
+    const x = res.explanation;
+    why.hidden = false;
+    why.querySelector(".hipporag-explain").replaceChildren(
+      res.fallback ? h("p", {}, res.fallback) : null,
+      h("p", {}, h("strong", {}, "Query entities: "), x.entities.join(" · ") || "none"),
+      h("p", {}, h("strong", {}, "Seed phrases: "), x.seeds.map((s) => `${s.phrase} (cosine ${s.cosine.toFixed(2)}, specificity ${s.specificity.toFixed(3)})`).join(" · ") || "none"),
+      h("p", {}, h("strong", {}, "Top PageRank phrases: "), x.topPhrases.slice(0, 10).map((p) => p.phrase).join(" · ")),
+    );
+    status.textContent = `${items.length} results in ${(res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1)} ms, computed in this page.`;
+    root.dataset.searches = String(++shown);
+  });
+}
+
+for (const el of document.querySelectorAll("#hipporag-search, [data-hipporag-search]")) mount(el);
