@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -77,3 +78,22 @@ export const median = (a) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 export const quantile = (a, q) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(q * a.length))];
+
+/**
+ * Registers a test file's hooks: before its tests, `prepare()` (if given) runs, then `dir`
+ * (default: the built site) is served on 127.0.0.1 and Chromium launched; after them both stop.
+ * Returns `{server, browser}`, filled in once the hooks have run.
+ */
+export function servedSite({ dir = site, prepare } = {}) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    if (prepare) await prepare();
+    env.server = await serve(dir);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+  });
+  return env;
+}

@@ -5,26 +5,16 @@
 // the native `hipporag eval` recall@5 (within 0.02: the wasm and native encoders agree to 1e-4
 // per component, so an int8-quantised query can, rarely, flip a near tie) and beat the dense
 // baseline, with no request leaving the page. Prints the model load time and query latency.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { corpus, data, goldIds, launch, median, outDir, questions, root, serve, site } from "./harness.mjs";
+import { corpus, data, goldIds, median, outDir, questions, root, servedSite, site } from "./harness.mjs";
 
 const QUESTIONS = questions();
 const CORPUS = corpus();
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = servedSite();
 
 async function ask(page, question) {
   const seq = Number((await page.locator("#stats").getAttribute("data-seq")) ?? 0) + 1;
@@ -36,18 +26,18 @@ async function ask(page, question) {
 }
 
 test("all-MiniLM-L6-v2 in the page: HippoRAG 2 recall@5 as native, above dense, nothing sent", async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const requests = [];
   context.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${server.origin}/?corpus=musique_train_minilm`);
+  await page.goto(`${env.server.origin}/?corpus=musique_train_minilm`);
   await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
   assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText().catch(() => ""));
   assert.match(await page.locator("body").innerText(), /sentence-transformers\/all-MiniLM-L6-v2/);
-  assert.ok(requests.includes(`GET ${server.origin}/models/all-MiniLM-L6-v2/model.safetensors`), requests.join("\n"));
-  assert.ok(requests.includes(`GET ${server.origin}/minilm/hipporag_minilm_bg.wasm`), requests.join("\n"));
+  assert.ok(requests.includes(`GET ${env.server.origin}/models/all-MiniLM-L6-v2/model.safetensors`), requests.join("\n"));
+  assert.ok(requests.includes(`GET ${env.server.origin}/minilm/hipporag_minilm_bg.wasm`), requests.join("\n"));
   const modelMs = Number(await page.getAttribute("#load", "data-model-ms"));
   const loadRequests = requests.length;
 

@@ -7,35 +7,25 @@
 // drawn edges are the ones the index holds), break the index on the wire to see the page's
 // error messages, and print — from the browser — the index load time and the median query
 // latency over the 100 questions. Screenshots go to tests/e2e/out/.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { corpus, crc32, data, goldIds, launch, median, outDir, quantile, questions, root, serve, site } from "./harness.mjs";
+import { corpus, crc32, data, goldIds, median, outDir, quantile, questions, root, servedSite, site } from "./harness.mjs";
 
 const QUESTIONS = questions();
 const CORPUS = corpus();
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = servedSite();
 
 /** A fresh page (own context, so routes and init scripts do not leak), with page errors collected. */
 async function open(path = "/", { setup } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   if (setup) await setup(context);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(server.origin + path);
+  await page.goto(env.server.origin + path);
   await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 60000 });
   return { page, context, errors };
 }
@@ -112,9 +102,9 @@ test("100 MuSiQue questions in the browser: recall@5 equals native eval, no requ
   const indexParseMs = Number(await page.getAttribute("#load", "data-index-parse-ms"));
   assert.ok(indexLoadMs > 0 && totalLoadMs >= indexLoadMs && indexParseMs > 0 && indexParseMs <= indexLoadMs);
   // Loading fetched the site's own files only, the worker's included (so the listener sees them).
-  assert.ok(requests.includes(`GET ${server.origin}/indexes/musique_train.hipporag`), requests.join("\n"));
-  assert.ok(requests.includes(`GET ${server.origin}/hipporag_wasm_bg.wasm`), requests.join("\n"));
-  assert.ok(requests.every((r) => r.startsWith(`GET ${server.origin}/`)), requests.join("\n"));
+  assert.ok(requests.includes(`GET ${env.server.origin}/indexes/musique_train.hipporag`), requests.join("\n"));
+  assert.ok(requests.includes(`GET ${env.server.origin}/hipporag_wasm_bg.wasm`), requests.join("\n"));
+  assert.ok(requests.every((r) => r.startsWith(`GET ${env.server.origin}/`)), requests.join("\n"));
   const loadRequests = requests.length;
   await page.evaluate(() => {
     window.__longTasks = [];
@@ -137,7 +127,7 @@ test("100 MuSiQue questions in the browser: recall@5 equals native eval, no requ
   assert.equal(recall, native.find((r) => r.mode === "hipporag1").recall[1], "browser recall@5 = native `hipporag eval`");
   assert.deepEqual(errors, []);
   const figures = {
-    browser: await browser.version(),
+    browser: await env.browser.version(),
     indexBytes: (await page.evaluate(() => fetch("corpora.json").then((r) => r.json()))).corpora.find((c) => c.id === "musique_train").bytes,
     indexLoadMs,
     indexParseMs,
@@ -248,7 +238,7 @@ test("a browser without WebAssembly: a clear message", async () => {
 });
 
 test("the page opened from file:// says to serve it over http", async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
   await page.goto(`file://${join(site, "index.html")}`);
   await page.waitForSelector("body[data-state=error]", { timeout: 15000 });

@@ -5,13 +5,13 @@
 // two pages (a tutorial or HOWTO page and a reference page) in the default UI in headless
 // Chromium: both pages must be among the results. It also drives the JS API (init, search,
 // result.data(), debouncedSearch) and writes the figures to tests/e2e/out/site_figures.json.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
-import { launch, median, outDir, root, serve } from "./harness.mjs";
+import { median, outDir, root, servedSite } from "./harness.mjs";
 
 const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const dir = join(root, "out", "pydocs-e2e");
@@ -22,40 +22,34 @@ const QUESTIONS = [
   { q: "How do I serialize objects with the pickle module?", pages: ["/tutorial/inputoutput.html", "/library/pickle.html"] },
   { q: "How do I format strings with f-strings and the str.format() method?", pages: ["/tutorial/inputoutput.html", "/library/stdtypes.html"] },
 ];
-let server;
-let browser;
 let build;
-
-before(async () => {
-  assert.ok(existsSync(DOCS), `${DOCS} is missing: apt-get install python3.11-doc`);
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(DOCS, dir, { recursive: true, dereference: true });
-  const t = performance.now();
-  const out = execFileSync(join(root, "target", "release", "hipporag"), ["site", dir, "--json", ...EXCLUDE.flatMap((g) => ["--exclude", g])], {
-    encoding: "utf8",
-    env: { ...process.env, RUST_LOG: "warn" },
-  });
-  build = { ...JSON.parse(out), wallMs: performance.now() - t };
-  // What a site owner adds to a page: one element, one script.
-  const page = join(dir, "index.html");
-  const html = readFileSync(page, "utf8");
-  writeFileSync(page, html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'));
-  server = await serve(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
+const env = servedSite({
+  dir,
+  prepare: async () => {
+    assert.ok(existsSync(DOCS), `${DOCS} is missing: apt-get install python3.11-doc`);
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(DOCS, dir, { recursive: true, dereference: true });
+    const t = performance.now();
+    const out = execFileSync(join(root, "target", "release", "hipporag"), ["site", dir, "--json", ...EXCLUDE.flatMap((g) => ["--exclude", g])], {
+      encoding: "utf8",
+      env: { ...process.env, RUST_LOG: "warn" },
+    });
+    build = { ...JSON.parse(out), wallMs: performance.now() - t };
+    // What a site owner adds to a page: one element, one script.
+    const page = join(dir, "index.html");
+    const html = readFileSync(page, "utf8");
+    writeFileSync(page, html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'));
+  },
 });
 
 test("Python's docs: questions spanning two pages return both, from the default UI", async () => {
-  const context = await browser.newContext({ viewport: { width: 1300, height: 1100 } });
+  const context = await env.browser.newContext({ viewport: { width: 1300, height: 1100 } });
   const requests = [];
   context.on("request", (r) => requests.push(r.url()));
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${server.origin}/index.html`);
+  await page.goto(`${env.server.origin}/index.html`);
   const input = page.locator("#hipporag-search input");
   // Cold: the first question is typed at once; results wait for the index download and load.
   await input.fill(QUESTIONS[0].q);
@@ -78,7 +72,7 @@ test("Python's docs: questions spanning two pages return both, from the default 
   await page.screenshot({ path: join(outDir, "site_docs.png"), fullPage: false });
   // A result link leads to the passage's section.
   const href = await page.locator("#hipporag-search li.hipporag-result a").first().getAttribute("href");
-  const resp = await page.request.get(server.origin + href.split("#")[0]);
+  const resp = await page.request.get(env.server.origin + href.split("#")[0]);
   assert.equal(resp.status(), 200);
 
   // The JS API, as a site drawing its own UI uses it; query latency over the questions.
@@ -101,7 +95,7 @@ test("Python's docs: questions spanning two pages return both, from the default 
   assert.equal(api.superseded, null, "a superseded debounced search resolves to null");
   assert.ok(api.latestCount > 0);
   assert.deepEqual(errors, []);
-  assert.ok(requests.every((u) => u.startsWith(server.origin)), "only the site's own files");
+  assert.ok(requests.every((u) => u.startsWith(env.server.origin)), "only the site's own files");
 
   const out = join(dir, "_hipporag");
   const indexFile = readdirSync(out).find((f) => f.startsWith("index."));
