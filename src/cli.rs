@@ -180,6 +180,11 @@ struct IndexArgs {
     /// model) or `minilm` (sentence-transformers/all-MiniLM-L6-v2 from --model).
     #[arg(long, value_enum, default_value_t = EncoderChoice::Hashed)]
     encoder: EncoderChoice,
+    /// With --encoder minilm and a --model directory holding another BERT-family, mean-pooled
+    /// sentence-transformer: the id to record for it (e.g.
+    /// sentence-transformers/all-MiniLM-L12-v2). Query-side encoders are chosen by this id.
+    #[arg(long, default_value = hipporag_minilm::MODEL_ID)]
+    encoder_id: String,
     /// all-MiniLM-L6-v2 model directory (with --encoder minilm) [default:
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
@@ -310,8 +315,9 @@ fn encoder_for(info: &EncoderInfo, model: Option<&Path>) -> Result<Box<dyn Encod
     if info.id == HASHED_NGRAM_ID {
         return Ok(Box::new(HashedNgramEncoder::new(info.dim as usize)));
     }
-    if info.id == hipporag_minilm::MODEL_ID {
-        let e = load_minilm(model)?;
+    // all-MiniLM-L6-v2 from the default directory, or any model id with an explicit --model.
+    if info.id == hipporag_minilm::MODEL_ID || model.is_some() {
+        let e = load_minilm(model)?.with_id(info.id.clone());
         if e.info().dim != info.dim {
             return Err(Error::Encoder {
                 encoder: info.id.clone(),
@@ -327,7 +333,7 @@ fn encoder_for(info: &EncoderInfo, model: Option<&Path>) -> Result<Box<dyn Encod
     Err(Error::Encoder {
         encoder: info.id.clone(),
         message: format!(
-            "this build cannot run that encoder natively (it runs {HASHED_NGRAM_ID} and {})",
+            "this build cannot run that encoder natively (it runs {HASHED_NGRAM_ID}, {} and, with --model DIR, other BERT-family sentence-transformers)",
             hipporag_minilm::MODEL_ID
         ),
     })
@@ -359,7 +365,9 @@ fn cmd_index(a: IndexArgs) -> Result<()> {
     };
     let encoder: Box<dyn Encoder> = match a.encoder {
         EncoderChoice::Hashed => Box::new(HashedNgramEncoder::new(a.dim)),
-        EncoderChoice::Minilm => Box::new(load_minilm(a.model.as_deref())?),
+        EncoderChoice::Minilm => {
+            Box::new(load_minilm(a.model.as_deref())?.with_id(a.encoder_id.clone()))
+        }
     };
     let opts = BuildOptions {
         synonymy_threshold: a.synonymy_threshold,

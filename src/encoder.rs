@@ -136,11 +136,13 @@ impl Encoder for HashedNgramEncoder {
 /// Loaded from a directory holding `model.safetensors`, `tokenizer.json` and `config.json`
 /// (`./build.sh model` fetches them; see the `hipporag-minilm` crate docs for which other
 /// BERT-family sentence-transformer directories work). The id recorded in index headers is
-/// [`hipporag_minilm::MODEL_ID`] whatever the directory, so point `--model` only at this model
-/// or at a drop-in copy of it.
+/// [`hipporag_minilm::MODEL_ID`] unless [`MiniLmEncoder::with_id`] names another model (the
+/// CLI's `--encoder-id`), so a page never encodes queries with a model the index was not built
+/// with: it runs only the encoders it knows by id.
 #[cfg(feature = "minilm")]
 pub struct MiniLmEncoder {
     inner: hipporag_minilm::MiniLm,
+    id: String,
 }
 
 #[cfg(feature = "minilm")]
@@ -151,11 +153,21 @@ impl MiniLmEncoder {
     /// [`crate::Error::Encoder`] naming the missing or malformed file.
     pub fn from_dir(dir: &std::path::Path) -> Result<Self> {
         hipporag_minilm::MiniLm::from_dir(dir)
-            .map(|inner| Self { inner })
+            .map(|inner| Self {
+                inner,
+                id: hipporag_minilm::MODEL_ID.into(),
+            })
             .map_err(|e| crate::Error::Encoder {
                 encoder: hipporag_minilm::MODEL_ID.into(),
                 message: format!("{e} (./build.sh model fetches the model files)"),
             })
+    }
+
+    /// The same encoder recorded under another id (e.g. `sentence-transformers/all-MiniLM-L12-v2`
+    /// for a directory holding that model).
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = id.into();
+        self
     }
 
     /// The model directory used when none is given: `$HIPPORAG_MODEL_DIR`, else
@@ -179,7 +191,7 @@ impl MiniLmEncoder {
 impl Encoder for MiniLmEncoder {
     fn info(&self) -> EncoderInfo {
         EncoderInfo {
-            id: hipporag_minilm::MODEL_ID.to_string(),
+            id: self.id.clone(),
             dim: self.inner.dim() as u32,
             normalized: true,
         }
@@ -187,7 +199,7 @@ impl Encoder for MiniLmEncoder {
 
     fn encode(&self, texts: &[&str]) -> Result<Vec<f32>> {
         self.inner.encode(texts).map_err(|e| crate::Error::Encoder {
-            encoder: hipporag_minilm::MODEL_ID.into(),
+            encoder: self.id.clone(),
             message: e.to_string(),
         })
     }

@@ -26,9 +26,9 @@
 //! as in Hugging Face's `BertModel`, with or without a `bert.` prefix), `tokenizer.json` and a
 //! BERT `config.json`, whose sentence-transformers pooling is *mean* with normalisation: e.g.
 //! all-MiniLM-L12-v2, multi-qa-MiniLM-L6-cos-v1, paraphrase-multilingual-MiniLM-L12-v2. Models
-//! pooled by `[CLS]` (BGE, GTE) or with another architecture (MPNet, XLM-R's RoBERTa keys) are not
-//! supported: they load as errors or give vectors of a different space, not silently wrong
-//! ones if their config does not parse as BERT.
+//! pooled by `[CLS]` (BGE, GTE) are not supported: nothing in their files tells this loader their
+//! pooling, so they would load and give vectors of the wrong kind — do not point `--model` at
+//! them. Other architectures (MPNet, RoBERTa/XLM-R) fail to load with an error naming the file.
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
