@@ -81,12 +81,12 @@ pub enum Error {
         /// Bytes present.
         found: u64,
     },
-    /// The payload's CRC-32 does not match the header.
-    #[error("index corrupt: payload CRC-32 is {found:#010x}, the header says {expected:#010x}")]
+    /// The payload's Adler-32 checksum does not match the header.
+    #[error("index corrupt: payload Adler-32 is {found:#010x}, the header says {expected:#010x}")]
     Checksum {
-        /// CRC-32 in the header.
+        /// Adler-32 in the header.
         expected: u32,
-        /// CRC-32 of the bytes present.
+        /// Adler-32 of the bytes present.
         found: u32,
     },
     /// The payload passed the checksum but does not decode or is structurally inconsistent.

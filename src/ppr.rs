@@ -195,52 +195,52 @@ pub fn personalized_pagerank_push(
         .enumerate()
         .filter(|&(_, x)| x > 0.0)
         .collect();
-    // Threshold per node: ε·max(d_u, 1), with d_u = 1/inv_degree.
-    let limit = |u: usize| {
-        epsilon
-            * if inv_degree[u] > 0.0 {
-                (1.0 / inv_degree[u]).max(1.0)
-            } else {
-                1.0
-            }
-    };
+    // Push test ρ_u > ε·max(d_u, 1), written as ρ_u·min(1/d_u, 1) > ε with d_u = 1/inv_degree:
+    // a multiply instead of a division on every touched edge. The residual and that factor sit
+    // side by side (one cache line per touched neighbour; the walk's random accesses are what
+    // a push costs on a large graph), and the queued flags are a bitset that stays in L1.
+    let mut state: Vec<[f64; 2]> = r
+        .iter()
+        .zip(inv_degree)
+        .map(|(&rho, &inv)| [rho, if inv > 0.0 { inv.min(1.0) } else { 1.0 }])
+        .collect();
     let mut p = vec![0f64; n];
-    let mut rho = r;
-    let mut queued = vec![false; n];
+    let mut queued = vec![0u64; n.div_ceil(64)];
     let mut queue = std::collections::VecDeque::new();
     for &(u, _) in &seeds {
-        if rho[u] > limit(u) {
-            queued[u] = true;
+        if state[u][0] * state[u][1] > epsilon {
+            queued[u / 64] |= 1 << (u % 64);
             queue.push_back(u);
         }
     }
     let mut pushes = 0u32;
     while let Some(u) = queue.pop_front() {
-        queued[u] = false;
-        let mass = rho[u];
-        rho[u] = 0.0;
+        queued[u / 64] &= !(1 << (u % 64));
+        let mass = std::mem::take(&mut state[u][0]);
         p[u] += (1.0 - alpha) * mass;
         pushes = pushes.saturating_add(1);
         let spread = alpha * mass;
-        let mut touch = |v: usize, add: f64, rho: &mut [f64]| {
-            rho[v] += add;
-            if !queued[v] && rho[v] > limit(v) {
-                queued[v] = true;
+        let mut touch = |v: usize, add: f64| {
+            let s = &mut state[v];
+            s[0] += add;
+            if s[0] * s[1] > epsilon && queued[v / 64] & (1 << (v % 64)) == 0 {
+                queued[v / 64] |= 1 << (v % 64);
                 queue.push_back(v);
             }
         };
         if inv_degree[u] > 0.0 {
             let share = spread * inv_degree[u];
-            for k in indptr[u] as usize..indptr[u + 1] as usize {
-                touch(indices[k] as usize, share * f64::from(data[k]), &mut rho);
+            let (a, b) = (indptr[u] as usize, indptr[u + 1] as usize);
+            for (&v, &w) in indices[a..b].iter().zip(&data[a..b]) {
+                touch(v as usize, share * f64::from(w));
             }
         } else {
             for &(v, w) in &seeds {
-                touch(v, spread * w, &mut rho);
+                touch(v, spread * w);
             }
         }
     }
-    let residual = rho.iter().sum();
+    let residual = state.iter().map(|s| s[0]).sum();
     Ok(PprResult {
         scores: p,
         iterations: pushes,

@@ -198,6 +198,11 @@ impl Retriever {
         Ok(Self::from_index(Index::from_bytes(bytes)?))
     }
 
+    /// [`Retriever::from_bytes`] on bytes it keeps ([`Index::from_vec`]: no copy).
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Self> {
+        Ok(Self::from_index(Index::from_vec(bytes)?))
+    }
+
     /// Wraps a loaded index.
     pub fn from_index(index: Index) -> Self {
         let inv_degree = inverse_degrees(&index.graph);

@@ -501,7 +501,7 @@ fn encode_int8(encoder: &HashedNgramEncoder, texts: &[String]) -> Vectors {
                 encoder.encode_into(t, row);
             }
             match Vectors::from_f32(dim, &buf, Quantization::Int8) {
-                Vectors::Int8 { codes, scales, .. } => (codes, scales),
+                Vectors::Int8 { codes, scales, .. } => (codes.to_vec(), scales),
                 Vectors::F32 { .. } => unreachable!("asked for int8"),
             }
         })
@@ -514,7 +514,7 @@ fn encode_int8(encoder: &HashedNgramEncoder, texts: &[String]) -> Vectors {
     }
     Vectors::Int8 {
         dim: dim as u32,
-        codes,
+        codes: codes.into(),
         scales,
     }
 }

@@ -9,6 +9,8 @@
 //!
 //! The effect on recall is measured by `hipporag eval` on indexes built both ways.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 /// How embeddings are stored in the index.
@@ -36,9 +38,9 @@ pub enum Vectors {
     Int8 {
         /// Values per row.
         dim: u32,
-        /// Row-major codes in `-127..=127` (serialised as one byte string: a bulk copy on load).
-        #[serde(with = "codes_as_bytes")]
-        codes: Vec<i8>,
+        /// Row-major codes in `-127..=127`, serialised as one byte string; a loaded index's
+        /// codes are a view of its bytes ([`Codes`]), not a copy.
+        codes: Codes,
         /// Per-row scale: `x ≈ scale · code`.
         scales: Vec<f32>,
     },
@@ -71,7 +73,7 @@ impl Vectors {
                 }
                 Vectors::Int8 {
                     dim: dim as u32,
-                    codes,
+                    codes: Codes::from(codes),
                     scales,
                 }
             }
@@ -135,19 +137,133 @@ impl Vectors {
     }
 }
 
-/// Serde adapter: `Vec<i8>` as a byte string (postcard writes a length and the raw bytes, so
-/// decoding is a copy instead of one call per element).
-mod codes_as_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
+/// Int8 codes: owned (built by the indexer) or a range of a loaded index's bytes.
+///
+/// Serialised as one byte string (postcard: a length, then the raw bytes). Deserialising
+/// copies the bytes, except inside [`Codes::decode_sharing`]: there, codes that the
+/// deserializer borrows from the given buffer become a view of it (an `Arc` and a range), so
+/// loading an index never copies its embeddings — on musique_train 12.7 of its 15.5 MB, and the
+/// wasm heap stays at the bytes plus the small structures instead of twice the bytes.
+#[derive(Clone)]
+pub struct Codes(CodesRepr);
 
-    pub fn serialize<S: Serializer>(codes: &[i8], s: S) -> Result<S::Ok, S::Error> {
-        let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
-        s.serialize_bytes(&bytes)
+#[derive(Clone)]
+enum CodesRepr {
+    Owned(Vec<i8>),
+    Shared {
+        buf: Arc<Vec<u8>>,
+        range: std::ops::Range<usize>,
+    },
+}
+
+thread_local! {
+    /// The buffer [`Codes::decode_sharing`] is decoding from (one per thread: decoding is
+    /// synchronous, and the guard below clears it on every exit path).
+    static SHARED_SOURCE: std::cell::RefCell<Option<Arc<Vec<u8>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl Codes {
+    /// Runs `decode` (which deserialises from `buf`) so that every [`Codes`] it borrows from
+    /// `buf` shares `buf` instead of copying it.
+    pub fn decode_sharing<T>(buf: &Arc<Vec<u8>>, decode: impl FnOnce(&[u8]) -> T) -> T {
+        struct Reset;
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                SHARED_SOURCE.with(|s| s.borrow_mut().take());
+            }
+        }
+        SHARED_SOURCE.with(|s| *s.borrow_mut() = Some(Arc::clone(buf)));
+        let _reset = Reset;
+        decode(buf.as_slice())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i8>, D::Error> {
-        let bytes = serde_bytes::ByteBuf::deserialize(d)?;
-        Ok(bytes.into_iter().map(|b| b as i8).collect())
+    /// Whether these codes are a view of a loaded index's bytes (not a copy).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.0, CodesRepr::Shared { .. })
+    }
+
+    fn from_borrowed(bytes: &[u8]) -> Self {
+        let shared = SHARED_SOURCE.with(|s| {
+            let s = s.borrow();
+            let buf = s.as_ref()?;
+            let start = (bytes.as_ptr() as usize).checked_sub(buf.as_ptr() as usize)?;
+            (start + bytes.len() <= buf.len()).then(|| CodesRepr::Shared {
+                buf: Arc::clone(buf),
+                range: start..start + bytes.len(),
+            })
+        });
+        Codes(shared.unwrap_or_else(|| CodesRepr::Owned(bytemuck::cast_slice(bytes).to_vec())))
+    }
+}
+
+impl From<Vec<i8>> for Codes {
+    fn from(v: Vec<i8>) -> Self {
+        Codes(CodesRepr::Owned(v))
+    }
+}
+
+impl std::ops::Deref for Codes {
+    type Target = [i8];
+    fn deref(&self) -> &[i8] {
+        match &self.0 {
+            CodesRepr::Owned(v) => v,
+            CodesRepr::Shared { buf, range } => bytemuck::cast_slice(&buf[range.clone()]),
+        }
+    }
+}
+
+impl PartialEq for Codes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Codes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Codes({} bytes, shared: {})",
+            self.len(),
+            self.is_shared()
+        )
+    }
+}
+
+impl Serialize for Codes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(bytemuck::cast_slice(self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Codes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Codes;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a byte string of int8 codes")
+            }
+            fn visit_borrowed_bytes<E>(self, v: &'de [u8]) -> Result<Codes, E> {
+                Ok(Codes::from_borrowed(v))
+            }
+            fn visit_bytes<E>(self, v: &[u8]) -> Result<Codes, E> {
+                Ok(Codes::from(bytemuck::cast_slice::<u8, i8>(v).to_vec()))
+            }
+            fn visit_byte_buf<E>(self, v: Vec<u8>) -> Result<Codes, E> {
+                Ok(Codes::from(
+                    v.into_iter().map(|b| b as i8).collect::<Vec<i8>>(),
+                ))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Codes, A::Error> {
+                let mut v = Vec::with_capacity(a.size_hint().unwrap_or(0));
+                while let Some(b) = a.next_element::<u8>()? {
+                    v.push(b as i8);
+                }
+                Ok(Codes::from(v))
+            }
+        }
+        d.deserialize_bytes(V)
     }
 }
 
@@ -157,8 +273,10 @@ pub struct VectorIndex {
     vectors: Vectors,
     inv_norms: Vec<f32>,
     /// Sign bits of every row (bit set where the value is > 0), `words` u64 per row: binary
-    /// codes for the Hamming prefilter of [`VectorIndex::nearest_many_prefiltered`].
-    sign_bits: Vec<u64>,
+    /// codes for the Hamming prefilter of [`VectorIndex::nearest_many_prefiltered`]. Built on
+    /// its first use (the default exact scan never needs them; building them for every row was
+    /// a third of `Retriever.fromBytes` on musique_train).
+    sign_bits: std::sync::OnceLock<Vec<u64>>,
     words: usize,
 }
 
@@ -176,22 +294,29 @@ impl VectorIndex {
                 .map(|r| inv_norm(dot_i8(r, r) as f32))
                 .collect(),
         };
-        let words = d.div_ceil(64);
-        let mut sign_bits = Vec::with_capacity(inv_norms.len() * words);
-        match &vectors {
-            Vectors::F32 { data, .. } => data
-                .chunks_exact(d)
-                .for_each(|r| push_sign_bits(r.iter().map(|&x| x > 0.0), &mut sign_bits)),
-            Vectors::Int8 { codes, .. } => codes
-                .chunks_exact(d)
-                .for_each(|r| push_sign_bits(r.iter().map(|&x| x > 0), &mut sign_bits)),
-        }
         Self {
             vectors,
             inv_norms,
-            sign_bits,
-            words,
+            sign_bits: std::sync::OnceLock::new(),
+            words: d.div_ceil(64),
         }
+    }
+
+    /// The sign bits of every row (see the field), built on first use.
+    fn sign_bits(&self) -> &[u64] {
+        self.sign_bits.get_or_init(|| {
+            let d = self.vectors.dim();
+            let mut bits = Vec::with_capacity(self.rows() * self.words);
+            match &self.vectors {
+                Vectors::F32 { data, .. } => data
+                    .chunks_exact(d)
+                    .for_each(|r| push_sign_bits(r.iter().map(|&x| x > 0.0), &mut bits)),
+                Vectors::Int8 { codes, .. } => codes
+                    .chunks_exact(d)
+                    .for_each(|r| push_sign_bits(r.iter().map(|&x| x > 0), &mut bits)),
+            }
+            bits
+        })
     }
 
     /// [`VectorIndex::nearest_many`] with a binary-code prefilter ("binary codes with
@@ -211,7 +336,7 @@ impl VectorIndex {
                 qbits.clear();
                 push_sign_bits(q.iter().map(|&x| x > 0.0), &mut qbits);
                 keyed.clear();
-                keyed.extend(self.sign_bits.chunks_exact(self.words).enumerate().map(
+                keyed.extend(self.sign_bits().chunks_exact(self.words).enumerate().map(
                     |(i, row)| {
                         let dist: u32 = row
                             .iter()

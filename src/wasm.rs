@@ -151,9 +151,12 @@ pub struct WasmRetriever {
 impl WasmRetriever {
     /// Validates and loads index bytes (the file written by `hipporag index`).
     /// Throws on bad magic, unknown version, truncation, checksum mismatch or invalid structure.
+    ///
+    /// The bytes are copied into wasm memory once (by the bindings) and kept there: the int8
+    /// embeddings are read in place, never copied again ([`Retriever::from_vec`]).
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: &[u8]) -> Result<WasmRetriever, JsError> {
-        Retriever::from_bytes(bytes)
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<WasmRetriever, JsError> {
+        Retriever::from_vec(bytes)
             .map(|inner| WasmRetriever { inner })
             .map_err(|e| JsError::new(&e.to_string()))
     }

@@ -5,6 +5,7 @@ use hipporag_wasm::encoder::HashedNgramEncoder;
 use hipporag_wasm::graph::{BuildOptions, build_index};
 use hipporag_wasm::index::{FORMAT_VERSION, IndexData, PREFIX_LEN, write_atomic};
 use hipporag_wasm::openie::OpenIeDoc;
+use hipporag_wasm::vectors::Vectors;
 use hipporag_wasm::{Error, Index};
 
 fn small() -> IndexData {
@@ -39,13 +40,13 @@ fn small() -> IndexData {
     .0
 }
 
-/// Re-seals a payload with a correct CRC, to reach the structural checks behind the checksum.
+/// Re-seals a payload with a correct checksum, to reach the structural checks behind the checksum.
 fn reseal(payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"HIPPORAG");
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out.extend_from_slice(&hipporag_wasm::index::checksum(payload).to_le_bytes());
     out.extend_from_slice(payload);
     out
 }
@@ -57,6 +58,16 @@ fn round_trip_keeps_everything() {
     assert_eq!(IndexData::from_bytes(&bytes).unwrap(), d);
     let idx = Index::from_bytes(&bytes).unwrap();
     assert_eq!(idx.passages[1].url.as_deref(), Some("/b.html#x"));
+    // A loaded index reads its int8 embeddings in place: views of the bytes, not copies.
+    let Vectors::Int8 { codes, .. } = idx.phrase_vectors.vectors() else {
+        panic!("the small index is int8");
+    };
+    assert!(codes.is_shared() && !codes.is_empty());
+    let Vectors::Int8 { codes: built, .. } = &d.phrase_vectors else {
+        unreachable!()
+    };
+    assert!(!built.is_shared());
+    assert_eq!(codes, built);
 }
 
 #[test]
@@ -111,7 +122,7 @@ fn each_corruption_has_its_own_error() {
 
 #[test]
 fn structural_damage_behind_a_valid_checksum_is_named() {
-    // Garbage payload with a valid CRC: a decoding error, not a panic.
+    // Garbage payload with a valid checksum: a decoding error, not a panic.
     let e = Index::from_bytes(&reseal(&[0xff; 64])).unwrap_err();
     assert!(
         matches!(
@@ -168,7 +179,7 @@ fn structural_damage_behind_a_valid_checksum_is_named() {
         })
     ));
 
-    // Every single-byte truncation of the payload with a re-sealed CRC decodes or errors cleanly.
+    // Every single-byte truncation of the payload with a re-sealed checksum decodes or errors cleanly.
     let good = small().to_bytes();
     let payload = &good[PREFIX_LEN..];
     for cut in (0..payload.len()).step_by(7) {

@@ -86,7 +86,7 @@ fn error_message(v: JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn js_api_round_trip_and_errors() {
-    let r = WasmRetriever::from_bytes(INDEX)
+    let r = WasmRetriever::from_bytes(INDEX.to_vec())
         .map_err(JsValue::from)
         .unwrap();
     let info = r.info().map_err(JsValue::from).unwrap();
@@ -153,14 +153,14 @@ fn js_api_round_trip_and_errors() {
 
     // Corrupt bytes → distinct JS Errors.
     let msg = error_message(
-        WasmRetriever::from_bytes(b"<!DOCTYPE html>")
+        WasmRetriever::from_bytes(b"<!DOCTYPE html>".to_vec())
             .map_err(JsValue::from)
             .err()
             .unwrap(),
     );
     assert!(msg.contains("not a hipporag index"), "{msg}");
     let msg = error_message(
-        WasmRetriever::from_bytes(&INDEX[..INDEX.len() / 2])
+        WasmRetriever::from_bytes(INDEX[..INDEX.len() / 2].to_vec())
             .map_err(JsValue::from)
             .err()
             .unwrap(),
@@ -170,7 +170,7 @@ fn js_api_round_trip_and_errors() {
     let mid = flipped.len() / 2;
     flipped[mid] ^= 1;
     let msg = error_message(
-        WasmRetriever::from_bytes(&flipped)
+        WasmRetriever::from_bytes(flipped)
             .map_err(JsValue::from)
             .err()
             .unwrap(),

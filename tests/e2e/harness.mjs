@@ -63,14 +63,19 @@ export function goldIds(q, passages) {
   return q.paragraphs.filter((p) => p.is_supporting).map((p) => ids.get(key(p.title, p.paragraph_text)) ?? []);
 }
 
-/** CRC-32 (IEEE), as the index prefix stores it. */
-export function crc32(bytes) {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+/** Adler-32 (RFC 1950), as the index prefix stores it. */
+export function adler32(bytes) {
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < bytes.length; i += 5552) {
+    for (const x of bytes.subarray(i, i + 5552)) {
+      a += x;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
   }
-  return ~c >>> 0;
+  return ((b << 16) | a) >>> 0;
 }
 
 export const median = (a) => {

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { corpus, crc32, data, goldIds, median, outDir, quantile, questions, root, servedSite, site } from "./harness.mjs";
+import { adler32, corpus, data, goldIds, median, outDir, quantile, questions, root, servedSite, site } from "./harness.mjs";
 
 const QUESTIONS = questions();
 const CORPUS = corpus();
@@ -196,7 +196,7 @@ test("a corrupt index: a clear message on the page", async () => {
     c[Math.floor(c.length / 2)] ^= 0x5a;
     return c;
   }));
-  await expectError(page, "index", /index corrupt: payload CRC-32 is 0x[0-9a-f]{8}, the header says 0x[0-9a-f]{8}/);
+  await expectError(page, "index", /index corrupt: payload Adler-32 is 0x[0-9a-f]{8}, the header says 0x[0-9a-f]{8}/);
   assert.match(await page.locator("#error h2").innerText(), /index could not be loaded/);
   await page.screenshot({ path: join(outDir, "corrupt_index.png"), fullPage: true });
   await context.close();
@@ -216,14 +216,14 @@ test("a truncated, a missing and a non-index file: clear messages", async () => 
 
 test("an index built with an encoder the page does not have: a clear message", async () => {
   const { page, context } = await open("/?corpus=musique_train", withIndex((b) => {
-    // Rename the header's encoder id (the payload's first string) and fix the CRC: a valid
+    // Rename the header's encoder id (the payload's first string) and fix the checksum: a valid
     // index whose query encoder this page cannot run.
     const c = b.slice();
     const id = new TextEncoder().encode("hashed-ngram-v1");
     const at = c.subarray(24, 64).findIndex((_, i, a) => id.every((x, k) => a[i + k] === x)) + 24;
     assert.ok(at >= 24, "encoder id found in the header");
     c[at + id.length - 1] = "9".charCodeAt(0);
-    new DataView(c.buffer).setUint32(20, crc32(c.subarray(24)), true);
+    new DataView(c.buffer).setUint32(20, adler32(c.subarray(24)), true);
     return c;
   }));
   await expectError(page, "encoder", /built with the encoder "hashed-ngram-v9" \(dim 384\), which this page cannot run; it has: "hashed-ngram-v1"/);

@@ -2,7 +2,7 @@
 // retrieve() latency (linking + PPR + ranking; the query is encoded beforehand) and wasm memory.
 //
 //   node tests/js/bench.mjs [--json] [--modes hipporag1,hipporag2] [--ppr auto,exact]
-//                           [--repeats 5] [--tolerance 1e-12] [--max-iterations 1000] INDEX QUESTIONS
+//                           [--pkg DIR] [--repeats 5] [--tolerance 1e-12] [--max-iterations 1000] INDEX QUESTIONS
 //
 // QUESTIONS is a MuSiQue-format file; entities come from the built-in extractor and the
 // built-in hashed n-gram encoder (the index must be a `hashed-ngram-v1` index). Query times
@@ -14,7 +14,7 @@
 // loads and after all queries.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
@@ -32,14 +32,15 @@ const methods = opt("--ppr", "auto").split(",");
 const repeats = Number(opt("--repeats", "5"));
 const tolerance = Number(opt("--tolerance", "1e-12"));
 const maxIterations = Number(opt("--max-iterations", "1000"));
+const pkg = resolve(opt("--pkg", join(root, "pkg"))); // another wasm-bindgen output directory, for A/B runs
 const [indexPath, questionsPath] = args;
 if (!indexPath || !questionsPath) {
   console.error("usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS");
   process.exit(2);
 }
 
-const { initWasm, Retriever, hashedNgramEncode } = await import(join(root, "pkg", "hipporag.js"));
-const wasm = await initWasm(readFileSync(join(root, "pkg", "hipporag_wasm_bg.wasm")));
+const { initWasm, Retriever, hashedNgramEncode } = await import(join(pkg, "hipporag.js"));
+const wasm = await initWasm(readFileSync(join(pkg, "hipporag_wasm_bg.wasm")));
 const memory = () => wasm.memory.buffer.byteLength;
 const memInit = memory();
 const bytes = new Uint8Array(readFileSync(indexPath));
