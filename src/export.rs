@@ -132,7 +132,7 @@ pub struct GraphExport {
 /// Runs every question in `mode` and collects the export.
 ///
 /// `opts.mode` must be `HippoRag1` or `HippoRag2`; `opts.top_k` passages are kept per row.
-/// The export always runs exact power iteration (`opts.ppr` is set to [`PprMethod::Exact`], so
+/// The export always runs the exact solver (`opts.ppr` is set to [`PprMethod::Exact`], so
 /// the top-k come from the exported vector); use a tight `opts.tolerance` (the reference
 /// compares vectors to 1e-6).
 ///

@@ -206,6 +206,27 @@ impl IndexData {
         out
     }
 
+    /// The payload's sections in file order, each as its own postcard bytes (they concatenate
+    /// to the payload): `header`, `phrases`, `phrase_vectors`, `graph`, `passage_phrases`,
+    /// `passages`, `passage_vectors`, `facts`, `fact_vectors`. For size reports
+    /// (`hipporag info`).
+    pub fn sections(&self) -> Vec<(&'static str, Vec<u8>)> {
+        fn enc<T: Serialize>(v: &T) -> Vec<u8> {
+            postcard::to_allocvec(v).expect("postcard encoding to a Vec cannot fail")
+        }
+        vec![
+            ("header", enc(&self.header)),
+            ("phrases", enc(&self.phrases)),
+            ("phrase_vectors", enc(&self.phrase_vectors)),
+            ("graph", enc(&self.graph)),
+            ("passage_phrases", enc(&self.passage_phrases)),
+            ("passages", enc(&self.passages)),
+            ("passage_vectors", enc(&self.passage_vectors)),
+            ("facts", enc(&self.facts)),
+            ("fact_vectors", enc(&self.fact_vectors)),
+        ]
+    }
+
     /// Checks prefix and checksum, then decodes the payload (no structural checks; see
     /// [`Index`]). Copies `bytes` once; [`IndexData::from_vec`] takes them without a copy.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {

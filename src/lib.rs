@@ -25,7 +25,7 @@
 //! * [`linking`] — query entities → query nodes (seeds) weighted by node specificity; HippoRAG 2's
 //!   query-to-triple linking.
 //! * [`passage_graph`] — HippoRAG 2's graph: phrase nodes plus passage nodes.
-//! * [`ppr`] — personalized PageRank by power iteration on the CSR graph.
+//! * [`ppr`] — personalized PageRank on the CSR graph: Gauss–Seidel iteration and forward push.
 //! * [`rank`] — passage scores `Pᵀ·ppr`, top-k and the explanation.
 //! * [`retriever`] — the public entry point tying linking, PPR and ranking together.
 //! * [`subgraph`] — the edges among chosen phrase nodes (the explanation's activated subgraph).

@@ -1,4 +1,5 @@
-//! Personalized PageRank (HippoRAG §3.2, Haveliwala 2002) by power iteration on the CSR graph.
+//! Personalized PageRank (HippoRAG §3.2, Haveliwala 2002) on the CSR graph: Gauss–Seidel
+//! iteration to a tolerance (the exact solver) and forward push (the local approximation).
 //!
 //! The walk on the undirected weighted graph `W` (symmetric CSR) moves from node `j` to a
 //! neighbour `i` with probability `W_ij / d_j` (`d_j = Σ_i W_ij`, the weighted degree); with
@@ -13,9 +14,17 @@
 //! ```
 //!
 //! "Damping 0.5" is igraph's meaning: the probability of *continuing* the walk; the paper's
-//! restart probability is `1 − damping` (also 0.5). Iteration stops when the L1 change between
-//! two iterates falls below `tolerance` or after `max_iterations`; the error then is at most
-//! `tolerance · α / (1 − α)` in L1. All arithmetic is f64.
+//! restart probability is `1 − damping` (also 0.5).
+//!
+//! [`personalized_pagerank`] iterates the fixed point by Gauss–Seidel sweeps — power iteration
+//! in which node `i`'s update already reads the values updated before it in the same sweep
+//! (the dangling mass is taken from the previous sweep) — and stops when a sweep's L1 change
+//! falls below `tolerance` or after `max_iterations`. It reaches the same fixed point in about
+//! half the sweeps of plain (Jacobi) power iteration: on musique_train 21 instead of 40
+//! (hipporag1) and 22 instead of 33 (hipporag2) at tolerance 1e-12, hipporag1 `retrieve()` in
+//! wasm 3.54 → 2.22 ms. Checked against a direct LU solve (tests, ≤ 1e-9) and against igraph's
+//! PRPACK (`bench/igraph_reference.py`, ≤ 1e-6 required). All arithmetic is f64, in a fixed
+//! order: same inputs, same bits, natively and in wasm.
 
 use crate::index::SparseMatrix;
 use crate::{Error, Result};
@@ -121,30 +130,32 @@ pub fn personalized_pagerank(
     let indptr = indptr.raw_storage();
     let (indices, data) = (graph.indices(), graph.data());
 
+    // Gauss–Seidel sweeps: node i's update reads the values already updated in this sweep;
+    // `scaled[j]` = p_j / d_j is kept current as p changes.
     let mut p = r.clone();
-    let mut next = vec![0f64; n];
-    let mut scaled = vec![0f64; n]; // p_j / d_j
+    let mut scaled: Vec<f64> = p.iter().zip(inv_degree).map(|(x, i)| x * i).collect();
     let (mut iterations, mut residual) = (0, f64::INFINITY);
     while iterations < opts.max_iterations {
-        let mut dangling = 0.0;
-        for j in 0..n {
-            scaled[j] = p[j] * inv_degree[j];
-            if inv_degree[j] == 0.0 {
-                dangling += p[j];
-            }
-        }
+        let dangling: f64 = p
+            .iter()
+            .zip(inv_degree)
+            .filter(|(_, i)| **i == 0.0)
+            .map(|(x, _)| x)
+            .sum();
         let restart = 1.0 - alpha + alpha * dangling;
-        // Symmetric W: (W D⁻¹ p)_i = Σ_j W_ij p_j / d_j, a row dot product of row i.
+        let mut change = 0.0;
         for i in 0..n {
             let (a, b) = (indptr[i] as usize, indptr[i + 1] as usize);
             let mut s = 0.0;
             for k in a..b {
                 s += f64::from(data[k]) * scaled[indices[k] as usize];
             }
-            next[i] = alpha * s + restart * r[i];
+            let x = alpha * s + restart * r[i];
+            change += (x - p[i]).abs();
+            p[i] = x;
+            scaled[i] = x * inv_degree[i];
         }
-        residual = next.iter().zip(&p).map(|(a, b)| (a - b).abs()).sum();
-        std::mem::swap(&mut p, &mut next);
+        residual = change;
         iterations += 1;
         if residual < opts.tolerance {
             break;

@@ -36,7 +36,7 @@ export interface RetrieveRequest {
   damping?: number;
   tolerance?: number;
   maxIterations?: number;
-  /** PPR algorithm: "auto" (push for hipporag1, power iteration for hipporag2), "exact" or "push". */
+  /** PPR algorithm: "auto" (push for hipporag1, the exact solver for hipporag2), "exact" or "push". */
   ppr?: "auto" | "exact" | "push";
   /** Forward-push residual bound (default 1e-7). */
   pushEpsilon?: number;
