@@ -95,12 +95,16 @@ fn checked_reset(
             damping
         )));
     }
-    if reset.iter().any(|x| !x.is_finite() || *x < 0.0) {
-        return Err(Error::InvalidRequest(
-            "PPR reset weights must be finite and ≥ 0".into(),
-        ));
+    // One pass validates and sums (a query pays for every pass over the n nodes).
+    let mut total = 0.0;
+    for &x in reset {
+        if !(x.is_finite() && x >= 0.0) {
+            return Err(Error::InvalidRequest(
+                "PPR reset weights must be finite and ≥ 0".into(),
+            ));
+        }
+        total += x;
     }
-    let total: f64 = reset.iter().sum();
     if total <= 0.0 {
         return Err(Error::InvalidRequest(
             "PPR reset weights sum to 0 (no seed)".into(),
@@ -213,7 +217,9 @@ pub fn personalized_pagerank_push(
     let mut state: Vec<[f64; 2]> = r
         .iter()
         .zip(inv_degree)
-        .map(|(&rho, &inv)| [rho, if inv > 0.0 { inv.min(1.0) } else { 1.0 }])
+        // (A comparison, not `f64::min`: in wasm that is a call to libm's `fmin`, 9% of a
+        // hipporag1 query in a Node CPU profile.)
+        .map(|(&rho, &inv)| [rho, if inv > 0.0 && inv < 1.0 { inv } else { 1.0 }])
         .collect();
     let mut p = vec![0f64; n];
     let mut queued = vec![0u64; n.div_ceil(64)];
