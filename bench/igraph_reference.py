@@ -15,7 +15,7 @@ For each case (an index, a question file, a mode) this script
    mass on zero-degree nodes) also reports how far the other common convention — a dangling
    walker jumps uniformly — would be from igraph, so the probe really tells the two apart;
 4. times igraph (PPR + ranking, per query) and runs tests/js/bench.mjs (our wasm in Node,
-   linking + PPR + ranking per query) as a subprocess, twice: with exact power iteration at the
+   linking + PPR + ranking per query) as a subprocess, twice: with the exact solver (Gauss–Seidel) at the
    export's tolerance (the like-for-like comparison; its top-5 must equal the export's, i.e.
    wasm = native) and with the library's default PPR method (`auto`: forward push in hipporag1
    mode), whose top-5 agreement with igraph is reported too; prints the table with the ratios.

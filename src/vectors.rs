@@ -582,9 +582,51 @@ mod simd {
             + i32x4_extract_lane::<3>(acc)
     }
 
-    /// Dot product of two equal-length slices whose length is a multiple of 16.
+    /// Dot product of two equal-length slices whose length is a multiple of 16: AVX2 where the
+    /// CPU has it (detected at run time; the x86-64 baseline is SSE2 only), else SSE2.
+    /// Criterion on musique_train (mean per query), SSE2 → AVX2: dense `retrieve` 115 → 22.6
+    /// µs, hipporag1 772 → 352 µs, hipporag2 3.54 → 2.25 ms (the int8 scans dominate natively).
     #[cfg(target_arch = "x86_64")]
     pub fn dot_i8_16(a: &[i8], b: &[i8]) -> i32 {
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked above).
+            unsafe { dot_i8_16_avx2(a, b) }
+        } else {
+            dot_i8_16_sse2(a, b)
+        }
+    }
+
+    /// AVX2: sign-extend 16 bytes of each side to 16 × i16 (`vpmovsxbw`), multiply and add
+    /// pairs to 8 × i32 (`vpmaddwd`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn dot_i8_16_avx2(a: &[i8], b: &[i8]) -> i32 {
+        use core::arch::x86_64::*;
+        let mut acc = _mm256_setzero_si256();
+        for (x, y) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
+            // SAFETY: each chunk is exactly 16 bytes and the loads are unaligned (loadu).
+            let (x, y) = unsafe {
+                (
+                    _mm_loadu_si128(x.as_ptr().cast()),
+                    _mm_loadu_si128(y.as_ptr().cast()),
+                )
+            };
+            let p = _mm256_madd_epi16(_mm256_cvtepi8_epi16(x), _mm256_cvtepi8_epi16(y));
+            acc = _mm256_add_epi32(acc, p);
+        }
+        let s = _mm_add_epi32(
+            _mm256_castsi256_si128(acc),
+            _mm256_extracti128_si256::<1>(acc),
+        );
+        let mut lanes = [0i32; 4];
+        // SAFETY: `lanes` is 16 bytes; the store is unaligned.
+        unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), s) };
+        lanes.iter().sum()
+    }
+
+    /// SSE2 (the x86-64 baseline).
+    #[cfg(target_arch = "x86_64")]
+    fn dot_i8_16_sse2(a: &[i8], b: &[i8]) -> i32 {
         use core::arch::x86_64::*;
         // SAFETY: SSE2 is part of the x86-64 baseline; loads are unaligned (loadu) and each chunk
         // is exactly 16 bytes.
@@ -625,6 +667,27 @@ mod simd {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn simd_int8_dot_equals_the_scalar_sum() {
+        // Every path (AVX2 or SSE2 natively, simd128 in wasm) is exact integer arithmetic.
+        for len in [0usize, 1, 15, 16, 17, 31, 32, 48, 384, 385] {
+            let a: Vec<i8> = (0..len)
+                .map(|i| ((i * 73 + 11) % 255) as i32 as i8)
+                .collect();
+            let b: Vec<i8> = (0..len)
+                .map(|i| ((i * 151 + 7) % 255) as i32 as i8)
+                .collect();
+            let want: i32 = a
+                .iter()
+                .zip(&b)
+                .map(|(&x, &y)| i32::from(x) * i32::from(y))
+                .sum();
+            assert_eq!(dot_i8(&a, &b), want, "len {len}");
+            let extreme = vec![-128i8; len];
+            assert_eq!(dot_i8(&extreme, &extreme), 16384 * len as i32, "len {len}");
+        }
+    }
 
     #[test]
     fn int8_cosines_track_f32() {
