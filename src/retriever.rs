@@ -58,7 +58,7 @@ pub enum Mode {
 pub enum PprMethod {
     /// Forward push for `hipporag1`, the exact solver for `hipporag2` (the default). Measured on
     /// the 100 musique_train questions in wasm (Node): push at ε = 1e-7 returns the exact top-5
-    /// for 100/100 in hipporag1 mode, 0.56 ms a query against 2.2 ms exact; in hipporag2 mode
+    /// for 99/99 in hipporag1 mode, 0.41 ms a query against 1.67 ms exact; in hipporag2 mode
     /// every passage node is a seed, push needs ε = 1e-8 to agree on 100/100 and is then
     /// slower than the exact solver (4.5 vs 4.3 ms before Gauss–Seidel, 2.9 ms after).
     #[default]

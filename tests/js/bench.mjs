@@ -15,25 +15,29 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  if (i < 0) return dflt;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
-const json = args.includes("--json");
-if (json) args.splice(args.indexOf("--json"), 1);
-const modes = opt("--modes", "hipporag1").split(",");
-const methods = opt("--ppr", "auto").split(",");
-const repeats = Number(opt("--repeats", "5"));
-const tolerance = Number(opt("--tolerance", "1e-12"));
-const maxIterations = Number(opt("--max-iterations", "1000"));
-const pkg = resolve(opt("--pkg", join(root, "pkg"))); // another wasm-bindgen output directory, for A/B runs
-const [indexPath, questionsPath] = args;
+const { values: o, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    json: { type: "boolean", default: false },
+    modes: { type: "string", default: "hipporag1" },
+    ppr: { type: "string", default: "auto" },
+    repeats: { type: "string", default: "5" },
+    tolerance: { type: "string", default: "1e-12" },
+    "max-iterations": { type: "string", default: "1000" },
+    pkg: { type: "string", default: join(root, "pkg") }, // another wasm-bindgen output, for A/B runs
+  },
+});
+const json = o.json;
+const modes = o.modes.split(",");
+const methods = o.ppr.split(",");
+const repeats = Number(o.repeats);
+const tolerance = Number(o.tolerance);
+const maxIterations = Number(o["max-iterations"]);
+const pkg = resolve(o.pkg);
+const [indexPath, questionsPath] = positionals;
 if (!indexPath || !questionsPath) {
   console.error("usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS");
   process.exit(2);

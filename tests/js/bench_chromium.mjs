@@ -15,24 +15,25 @@ import { createServer } from "node:http";
 import { createReadStream, statSync } from "node:fs";
 import { dirname, join, normalize, relative, resolve, extname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS } from "../e2e/harness.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  if (i < 0) return dflt;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
-const json = args.includes("--json");
-if (json) args.splice(args.indexOf("--json"), 1);
-const modes = opt("--modes", "hipporag1").split(",");
-const repeats = Number(opt("--repeats", "3"));
-const pages = Number(opt("--pages", "7"));
-const [indexPath, questionsPath] = args.map((p) => resolve(p));
+const { values: o, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    json: { type: "boolean", default: false },
+    modes: { type: "string", default: "hipporag1" },
+    repeats: { type: "string", default: "3" },
+    pages: { type: "string", default: "7" },
+  },
+});
+const json = o.json;
+const modes = o.modes.split(",");
+const repeats = Number(o.repeats);
+const pages = Number(o.pages);
+const [indexPath, questionsPath] = positionals.map((p) => resolve(p));
 if (!indexPath || !questionsPath) {
   console.error("usage: node tests/js/bench_chromium.mjs [--json] [--modes m1,m2] [--repeats N] INDEX QUESTIONS");
   process.exit(2);
