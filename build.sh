@@ -87,12 +87,12 @@ npm_deps() {
 }
 
 build_native() {
-  cargo build --release --bin hipporag
+  cargo build --release -p hipporag-cli
 }
 
 build_wasm() {
   npm_deps  # binaryen's wasm-opt (node_modules/.bin, on PATH below)
-  cargo build --lib --target wasm32-unknown-unknown --no-default-features --profile wasm-release
+  cargo build --lib --target wasm32-unknown-unknown --profile wasm-release
   rm -rf pkg && mkdir -p pkg
   wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-release/hipporag_wasm.wasm
   if command -v wasm-opt >/dev/null; then
@@ -109,6 +109,7 @@ build_wasm() {
       pkg/minilm/hipporag_minilm_bg.wasm -o pkg/minilm/hipporag_minilm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised encoder module"
   fi
   cp www/hipporag.js pkg/hipporag.js
+  cp www/hipporag.d.ts pkg/hipporag.d.ts
   local version; version=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)
   cat > pkg/package.json <<JSON
 {
@@ -117,8 +118,8 @@ build_wasm() {
   "description": "HippoRAG multi-hop retrieval in the browser (WebAssembly)",
   "type": "module",
   "main": "hipporag.js",
-  "types": "hipporag_wasm.d.ts",
-  "files": ["hipporag.js", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "minilm/"],
+  "types": "hipporag.d.ts",
+  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
@@ -182,13 +183,19 @@ musique_minilm_index() {
 }
 
 demo() {
+  # Lexical results first: the CLI without candle builds in a few minutes and indexes
+  # musique_train in seconds; MiniLM (candle, and encoding at ~20 passages/s) comes after.
+  rustup target add wasm32-unknown-unknown >/dev/null
+  cargo build --release -p hipporag-cli --no-default-features
+  musique_index
+  echo "== recall on musique_train, lexical encoder (hashed-ngram-v1), GPT-3.5 OpenIE triples"
+  ./target/release/hipporag eval "$OUT/musique_train.hipporag" --questions "$DATA/musique_train/musique_train.json"
+  ./target/release/hipporag query "$OUT/musique_train.hipporag" \
+    "Who was the first president of the association which published Journal of Psychotherapy Integration?"
   setup
   build_native
   build_wasm
-  musique_index
   musique_minilm_index
-  echo "== recall on musique_train, lexical encoder (hashed-ngram-v1)"
-  ./target/release/hipporag eval "$OUT/musique_train.hipporag" --questions "$DATA/musique_train/musique_train.json"
   echo "== recall on musique_train, all-MiniLM-L6-v2"
   ./target/release/hipporag eval "$OUT/musique_train_minilm.hipporag" --questions "$DATA/musique_train/musique_train.json" --model "$MODEL_DIR"
   ./target/release/hipporag query "$OUT/musique_train_minilm.hipporag" --model "$MODEL_DIR" \
@@ -197,22 +204,61 @@ demo() {
   echo "browser demo built in out/www/: ./build.sh serve, then open http://127.0.0.1:${PORT:-8000}/"
 }
 
+# The index and native rankings tests/wasm.rs replays (target/fixtures/): built here, so the
+# wasm test never depends on a native test having run first.
+wasm_fixture() {
+  cargo run --release --example wasm_fixture
+}
+
 wasm_test() {
+  wasm_fixture
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-    cargo test --release --target wasm32-unknown-unknown --no-default-features --test wasm
+    cargo test --release --target wasm32-unknown-unknown --test wasm
   # The encoder in wasm: parity with the reference vectors and with the native ones (1e-4).
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test --release --target wasm32-unknown-unknown -p hipporag-minilm --test wasm
 }
 
+# What the tests need beyond Rust, installed when missing (Debian packages, as root or with
+# sudo): Node and npm (wasm tests, JS tests, the site's tools), Debian's chromium (the browser
+# end-to-end tests, driven by playwright-core), python3 (the static file server and pip for the
+# model wheel) and python3.11-doc (Python's HTML docs, the real site `hipporag site` is tested on).
+apt_install() {
+  local missing=() pkg
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing ${missing[*]} (Debian packages)"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+test_deps() {
+  command -v node >/dev/null || apt_install nodejs
+  command -v npm >/dev/null || apt_install npm
+  local node_major; node_major=$(node -p 'process.versions.node.split(".")[0]')
+  if [ "$node_major" -lt 18 ]; then
+    echo "error: Node $(node --version) is too old; the tests and the site's tools (esbuild, playwright-core) need Node >= 18" >&2
+    exit 1
+  fi
+  [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || apt_install chromium
+  command -v python3 >/dev/null || apt_install python3
+  python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+  [ -d "${PYTHON_DOCS:-/usr/share/doc/python3.11/html}" ] || apt_install python3.11-doc
+  npm_deps
+}
+
 run_tests() {
   export SKIP_ENCODER_WASM_OPT=1
+  test_deps
   setup
   cargo fmt --all -- --check
   cargo clippy --workspace --all-targets -- -D warnings
-  # Native tests (they also write target/fixtures/, which the wasm tests read: run them first).
   cargo test --release --workspace
-  cargo clippy --lib --test wasm --target wasm32-unknown-unknown --no-default-features -- -D warnings
+  wasm_fixture  # tests/wasm.rs includes it, so clippy needs it too
+  cargo clippy --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   wasm_test
   build_native
@@ -230,7 +276,8 @@ run_tests() {
 # HippoRAG 2's MuSiQue graph size: 85k phrase nodes + 11,656 passage nodes, 1.4M edges (seeded).
 synthetic_index() {
   mkdir -p "$OUT"
-  ./target/release/hipporag generate --phrases 85000 --passages 11656 --edges 1400000 --seed 1 \
+  cargo build --release -p hipporag-benchtools
+  ./target/release/hipporag-bench generate --phrases 85000 --passages 11656 --edges 1400000 --seed 1 \
     --out "$OUT/synthetic.hipporag"
 }
 
@@ -244,7 +291,7 @@ bench() {
   # The all-MiniLM-L6-v2 encoder in wasm (Node): model load, 5-entity and 1-question encode.
   node tests/js/bench_encoder.mjs "$MODEL_DIR"
   # Synonymy edges at scale: 100k phrases × 384 dims (time, peak memory, recall vs brute force).
-  cargo run --release --example synonymy_scale -- 100000
+  cargo run --release -p hipporag-indexer --example synonymy_scale -- 100000
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact \
     "$OUT/musique_train.hipporag" "$DATA/musique_train/musique_train.json"
   node tests/js/bench.mjs --modes hipporag1,hipporag2 --ppr auto,exact --repeats 2 \

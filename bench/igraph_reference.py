@@ -3,7 +3,7 @@
 
 For each case (an index, a question file, a mode) this script
 
-1. runs `hipporag export-graph` (our graph, the reset vector `Retriever::retrieve` used for
+1. runs `hipporag-bench export-graph` (our graph, the reset vector `Retriever::retrieve` used for
    every question, our PPR vector and top-5 passages; format in src/export.rs);
 2. builds the same undirected weighted graph in igraph and runs HippoRAG's call
        g.personalized_pagerank(vertices=range(V), damping=0.5, directed=False,
@@ -22,7 +22,7 @@ For each case (an index, a question file, a mode) this script
 
 Exit status 1 if any check fails.
 
-    python bench/igraph_reference.py --hipporag target/release/hipporag \
+    python bench/igraph_reference.py --hipporag-bench target/release/hipporag-bench \
         --case musique:hipporag1:out/musique_train.hipporag:../shared/data/musique_train/musique_train.json
 """
 
@@ -179,7 +179,7 @@ def q(a, p):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hipporag", default=os.path.join(ROOT, "target", "release", "hipporag"))
+    ap.add_argument("--hipporag-bench", default=os.path.join(ROOT, "target", "release", "hipporag-bench"))
     ap.add_argument("--case", action="append", required=True,
                     help="LABEL:MODE:INDEX:QUESTIONS[:REPEATS] (mode hipporag1 or hipporag2; "
                          "REPEATS overrides --repeats and --node-repeats for this case)")
@@ -200,7 +200,7 @@ def main():
         repeats = int(parts[4]) if len(parts) == 5 else args.repeats
         node_repeats = int(parts[4]) if len(parts) == 5 else args.node_repeats
         npz = os.path.join(args.out_dir, f"{label}.{mode}.npz")
-        subprocess.run([args.hipporag, "export-graph", index, "--questions", questions,
+        subprocess.run([args.hipporag_bench, "export-graph", index, "--questions", questions,
                         "--out", npz, "--mode", mode], check=True,
                        env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "warn")})
         meta, a = load_export(npz)

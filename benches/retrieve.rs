@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hipporag_wasm::corpus::read_corpus;
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::eval::load_questions;
-use hipporag_wasm::graph::{BuildOptions, build_index};
-use hipporag_wasm::openie::import_openie;
-use hipporag_wasm::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use hipporag_indexer::corpus::read_corpus;
+use hipporag_indexer::eval::load_questions;
+use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
+use hipporag_indexer::openie::import_openie;
+use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
 
 fn bench(c: &mut Criterion) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/musique_train");
@@ -20,29 +20,18 @@ fn bench(c: &mut Criterion) {
     )
     .unwrap();
     let enc = HashedNgramEncoder::default();
-    let (idx, _) = build_index(
-        corpus,
-        &docs,
-        &enc,
-        &BuildOptions {
-            fact_vectors: true,
-            ..Default::default()
-        },
-        &(),
-    )
-    .unwrap();
+    let opts = BuildOptions {
+        fact_vectors: true,
+        ..Default::default()
+    };
+    let (idx, _) = GraphBuilder::from_openie(corpus, &docs)
+        .and_then(|g| g.build(&enc, &opts, &()))
+        .unwrap();
     let r = Retriever::from_bytes(&idx.to_bytes()).unwrap();
     let questions = load_questions(&data.join("musique_train.json"), r.index()).unwrap();
-    let dim = r.index().dim();
-    let prepared: Vec<(Vec<String>, Vec<f32>)> = questions
+    let prepared: Vec<_> = questions
         .iter()
-        .map(|q| {
-            let ents = r.extract_entities(&q.question);
-            let mut t = vec![q.question.as_str()];
-            t.extend(ents.iter().map(String::as_str));
-            let e = enc.encode(&t).unwrap();
-            (ents, e)
-        })
+        .map(|q| r.prepare_query(&q.question, None, &enc).unwrap())
         .collect();
     for mode in [Mode::HippoRag1, Mode::HippoRag2, Mode::Dense] {
         let opts = RetrieveOptions {
@@ -50,19 +39,13 @@ fn bench(c: &mut Criterion) {
             ..Default::default()
         };
         c.bench_function(
-            &format!("retrieve/musique_train/{mode:?} (per query, 100 questions round robin)"),
+            &format!("retrieve/musique_train/{mode} (per query, 100 questions round robin)"),
             |b| {
                 let mut i = 0;
                 b.iter(|| {
-                    let (ents, e) = &prepared[i % prepared.len()];
+                    let q = &prepared[i % prepared.len()];
                     i += 1;
-                    let q = QueryInput {
-                        entities: ents,
-                        embeddings: &e[dim..],
-                        query_embedding: Some(&e[..dim]),
-                        fact_ids: None,
-                    };
-                    r.retrieve(&q, &opts).unwrap()
+                    r.retrieve(&q.input(), &opts).unwrap()
                 })
             },
         );

@@ -1,8 +1,8 @@
 //! Runs every musique_train question through `retrieve` (mode from argv[2]) on an index file
 //! (argv[1]); for profilers (callgrind, perf), not a benchmark.
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::eval::load_questions;
-use hipporag_wasm::retriever::{Mode, PprMethod, QueryInput, RetrieveOptions, Retriever};
+use hipporag_indexer::eval::load_questions;
+use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::retriever::{Mode, PprMethod, RetrieveOptions, Retriever};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -21,26 +21,17 @@ fn main() {
         .join("../shared/data/musique_train/musique_train.json");
     let questions = load_questions(&data, r.index()).unwrap();
     let enc = HashedNgramEncoder::new(r.index().dim());
-    let dim = r.index().dim();
+    let _dim = r.index().dim();
     let opts = RetrieveOptions {
         mode,
-        ppr,
+        ppr_method: ppr,
         ..Default::default()
     };
     let t = std::time::Instant::now();
     let mut n = 0;
     for q in &questions {
-        let ents = r.extract_entities(&q.question);
-        let mut texts = vec![q.question.as_str()];
-        texts.extend(ents.iter().map(String::as_str));
-        let e = enc.encode(&texts).unwrap();
-        let input = QueryInput {
-            entities: &ents,
-            embeddings: &e[dim..],
-            query_embedding: Some(&e[..dim]),
-            fact_ids: None,
-        };
-        n += r.retrieve(&input, &opts).unwrap().passages.len();
+        let query = r.prepare_query(&q.question, None, &enc).unwrap();
+        n += r.retrieve(&query.input(), &opts).unwrap().passages.len();
     }
     eprintln!(
         "{n} passages, {:.2} ms/question",

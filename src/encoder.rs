@@ -129,82 +129,6 @@ impl Encoder for HashedNgramEncoder {
     }
 }
 
-/// all-MiniLM-L6-v2 (`sentence-transformers/all-MiniLM-L6-v2`, 384-d, mean pooling, L2 norm)
-/// through the `hipporag-minilm` crate (candle `BertModel` + `tokenizers`), native only; the
-/// browser runs the same crate as its own wasm module (`pkg/minilm/`). Feature `minilm`.
-///
-/// Loaded from a directory holding `model.safetensors`, `tokenizer.json` and `config.json`
-/// (`./build.sh model` fetches them; see the `hipporag-minilm` crate docs for which other
-/// BERT-family sentence-transformer directories work). The id recorded in index headers is
-/// [`hipporag_minilm::MODEL_ID`] unless [`MiniLmEncoder::with_id`] names another model (the
-/// CLI's `--encoder-id`), so a page never encodes queries with a model the index was not built
-/// with: it runs only the encoders it knows by id.
-#[cfg(feature = "minilm")]
-pub struct MiniLmEncoder {
-    inner: hipporag_minilm::MiniLm,
-    id: String,
-}
-
-#[cfg(feature = "minilm")]
-impl MiniLmEncoder {
-    /// Loads the model files from `dir`.
-    ///
-    /// # Errors
-    /// [`crate::Error::Encoder`] naming the missing or malformed file.
-    pub fn from_dir(dir: &std::path::Path) -> Result<Self> {
-        hipporag_minilm::MiniLm::from_dir(dir)
-            .map(|inner| Self {
-                inner,
-                id: hipporag_minilm::MODEL_ID.into(),
-            })
-            .map_err(|e| crate::Error::Encoder {
-                encoder: hipporag_minilm::MODEL_ID.into(),
-                message: format!("{e} (./build.sh model fetches the model files)"),
-            })
-    }
-
-    /// The same encoder recorded under another id (e.g. `sentence-transformers/all-MiniLM-L12-v2`
-    /// for a directory holding that model).
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = id.into();
-        self
-    }
-
-    /// The model directory used when none is given: `$HIPPORAG_MODEL_DIR`, else
-    /// `$HIPPORAG_CACHE/all-MiniLM-L6-v2`, else `~/.cache/hipporag-wasm/all-MiniLM-L6-v2`
-    /// (where `./build.sh model` puts it).
-    pub fn default_dir() -> std::path::PathBuf {
-        if let Some(d) = std::env::var_os("HIPPORAG_MODEL_DIR") {
-            return d.into();
-        }
-        let cache = std::env::var_os("HIPPORAG_CACHE")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| {
-                std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-                    .join(".cache/hipporag-wasm")
-            });
-        cache.join("all-MiniLM-L6-v2")
-    }
-}
-
-#[cfg(feature = "minilm")]
-impl Encoder for MiniLmEncoder {
-    fn info(&self) -> EncoderInfo {
-        EncoderInfo {
-            id: self.id.clone(),
-            dim: self.inner.dim() as u32,
-            normalized: true,
-        }
-    }
-
-    fn encode(&self, texts: &[&str]) -> Result<Vec<f32>> {
-        self.inner.encode(texts).map_err(|e| crate::Error::Encoder {
-            encoder: self.id.clone(),
-            message: e.to_string(),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,7 +150,9 @@ mod tests {
             .unwrap();
         let d = 384;
         let (a, b, c, z) = (&v[..d], &v[d..2 * d], &v[2 * d..3 * d], &v[3 * d..]);
-        assert!((cos(a, a) - 1.0).abs() < 1e-5);
+        let norm = |x: &[f32]| x.iter().map(|v| v * v).sum::<f32>().sqrt();
+        assert!((norm(a) - 1.0).abs() < 1e-5, "L2-normalised: {}", norm(a));
+        assert!((norm(c) - 1.0).abs() < 1e-5, "L2-normalised: {}", norm(c));
         assert!(
             (cos(a, b) - 1.0).abs() < 1e-5,
             "normalisation makes these identical"

@@ -16,21 +16,22 @@
 //! passages × phrases, CSR, occurrence counts), the passages (title, text, optional URL), passage
 //! embeddings, the facts (triples as phrase ids + relation) and, when built, fact embeddings.
 //!
-//! Loading checks, in order, each with its own [`Error`]: magic ([`Error::BadMagic`]), version
-//! ([`Error::UnsupportedVersion`]), length ([`Error::Truncated`]), checksum ([`Error::Checksum`]),
-//! then decoding and every structural invariant ([`Error::InvalidIndex`] naming the field). No
+//! Loading checks, in order, each with its own [`FormatProblem`]: magic
+//! ([`FormatProblem::BadMagic`]), version ([`FormatProblem::UnsupportedVersion`]), length
+//! ([`FormatProblem::Truncated`]), checksum ([`FormatProblem::Checksum`]), then decoding and every
+//! structural invariant ([`FormatProblem::Invalid`] naming the field). No
 //! input makes loading panic. The same [`IndexData`] always encodes to the same bytes.
 //!
 //! The checksum is Adler-32 rather than CRC-32 (format version 1) because it runs on wasm SIMD
-//! (`simd-adler32`): on the 15.5 MB musique_train index, CRC-32's table-driven code was half of
-//! `Retriever.fromBytes` in Chromium once the rest was fast (16.4 → 6–8 ms without it). For
-//! payloads of megabytes Adler-32 detects random damage as reliably; truncation is caught by the
-//! length field before either.
+//! (`simd-adler32`), where CRC-32's table-driven code dominated `Retriever.fromBytes` (README,
+//! "Index format", has the figures). For payloads of megabytes Adler-32 detects random damage as
+//! reliably; truncation is caught by the length field before either.
 
 use serde::{Deserialize, Serialize};
 use sprs::CsMatI;
 
 use crate::encoder::EncoderInfo;
+use crate::error::FormatProblem;
 use crate::vectors::{Codes, Quantization, VectorIndex, Vectors};
 use crate::{Error, Result};
 
@@ -41,8 +42,7 @@ pub const FORMAT_VERSION: u32 = 2;
 /// Bytes before the payload.
 pub const PREFIX_LEN: usize = 24;
 
-/// A sparse matrix as stored: CSR with u32 indices.
-pub type SparseMatrix = CsMatI<f32, u32>;
+pub use crate::sparse::SparseMatrix;
 
 /// One retrievable unit of text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +73,18 @@ pub struct Fact {
     pub relation: String,
     /// Object phrase id.
     pub object: u32,
+}
+
+impl Fact {
+    /// The text a fact is embedded as, at index time and for HippoRAG 2's query-to-triple
+    /// linking alike: `"subject relation object"` with the phrase names of `phrases` (the
+    /// reference embeds `str(triple)`-like fact strings; the same words in the same order).
+    pub fn text(&self, phrases: &[String]) -> String {
+        format!(
+            "{} {} {}",
+            phrases[self.subject as usize], self.relation, phrases[self.object as usize]
+        )
+    }
 }
 
 /// Sizes recorded in the header; loading checks the payload against them.
@@ -239,31 +251,35 @@ impl IndexData {
         let buf = std::sync::Arc::new(bytes);
         let bytes = buf.as_slice();
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(Error::BadMagic {
+            return Err(FormatProblem::BadMagic {
                 found: String::from_utf8_lossy(&bytes[..bytes.len().min(8)]).into_owned(),
-            });
+            }
+            .into());
         }
         if bytes.len() < PREFIX_LEN {
-            return Err(Error::Truncated {
+            return Err(FormatProblem::Truncated {
                 expected: PREFIX_LEN as u64,
                 found: bytes.len() as u64,
-            });
+            }
+            .into());
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version != FORMAT_VERSION {
-            return Err(Error::UnsupportedVersion {
+            return Err(FormatProblem::UnsupportedVersion {
                 found: version,
                 supported: FORMAT_VERSION,
-            });
+            }
+            .into());
         }
         let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
         let stored = u32::from_le_bytes(bytes[20..24].try_into().expect("4 bytes"));
         let expected = (PREFIX_LEN as u64).saturating_add(len);
         if (bytes.len() as u64) < expected {
-            return Err(Error::Truncated {
+            return Err(FormatProblem::Truncated {
                 expected,
                 found: bytes.len() as u64,
-            });
+            }
+            .into());
         }
         if (bytes.len() as u64) > expected {
             return Err(invalid(
@@ -277,10 +293,11 @@ impl IndexData {
         let payload = &bytes[PREFIX_LEN..];
         let found = checksum(payload);
         if found != stored {
-            return Err(Error::Checksum {
+            return Err(FormatProblem::Checksum {
                 expected: stored,
                 found,
-            });
+            }
+            .into());
         }
         let (data, left) = Codes::decode_sharing(&buf, |b| {
             postcard::take_from_bytes::<IndexData>(&b[PREFIX_LEN..])
@@ -305,7 +322,7 @@ pub fn checksum(payload: &[u8]) -> u32 {
 }
 
 fn invalid(field: &'static str, message: String) -> Error {
-    Error::InvalidIndex { field, message }
+    FormatProblem::Invalid { field, message }.into()
 }
 
 /// A loaded, validated index with the derived structures retrieval needs.
@@ -339,8 +356,7 @@ impl Index {
     /// Validates and loads index bytes.
     ///
     /// # Errors
-    /// See the module docs: [`Error::BadMagic`], [`Error::UnsupportedVersion`],
-    /// [`Error::Truncated`], [`Error::Checksum`], [`Error::InvalidIndex`].
+    /// [`Error::Format`] with the [`FormatProblem`] of the first check that fails (module docs).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         Self::from_data(IndexData::from_bytes(bytes)?)
     }
@@ -466,34 +482,4 @@ impl Index {
             .ok()
             .map(|i| i as u32)
     }
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to
-/// disk, then renamed over `path`. On any error `path` is left as it was.
-#[cfg(feature = "indexer")]
-pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipporag-index-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    // Temporary files are created owner-only (0600); an index is a public asset for a site.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let perms = std::fs::Permissions::from_mode(0o644);
-        tmp.as_file()
-            .set_permissions(perms)
-            .map_err(|e| Error::io(tmp.path(), e))?;
-    }
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| Error::io(tmp.path(), e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
 }

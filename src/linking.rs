@@ -16,19 +16,21 @@
 use serde::Serialize;
 
 use crate::index::Index;
+use crate::scores::{MinMax, top_k};
 use crate::{Error, Result};
 
-/// A query node chosen for one query entity.
+/// A query node (seed): a phrase node the query linked to.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Seed {
-    /// The query entity as given.
-    pub entity: String,
+    /// What linked to the phrase: the query entity as given (HippoRAG 1), or the best linked
+    /// fact containing the phrase, as `(subject, relation, object)` (HippoRAG 2).
+    pub linked_from: String,
     /// Linked phrase node id.
     pub phrase_id: u32,
     /// Linked phrase (normalised).
     pub phrase: String,
-    /// Cosine between the entity and phrase embeddings.
+    /// Cosine between the query entity (or fact) and phrase embeddings.
     pub cosine: f32,
     /// Node specificity `1/|P_i|` of the phrase.
     pub specificity: f32,
@@ -109,7 +111,7 @@ pub fn link_entities(
         .iter()
         .zip(nearest)
         .map(|(entity, (i, cosine))| Seed {
-            entity: entity.clone(),
+            linked_from: entity.clone(),
             phrase_id: i as u32,
             phrase: index.phrases[i].clone(),
             cosine,
@@ -161,13 +163,9 @@ pub fn link_facts(index: &Index, query_embedding: &[f32], k: usize) -> Result<Ve
     })?;
     let mut cos = Vec::with_capacity(fv.rows());
     fv.cosine_all(query_embedding, &mut cos);
-    let (lo, hi) = cos
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &c| {
-            (lo.min(c), hi.max(c))
-        });
     let scores: Vec<f64> = cos.iter().map(|&c| f64::from(c)).collect();
-    Ok(crate::rank::top_k(&scores, k)
+    let range = MinMax::of(scores.iter().copied());
+    Ok(top_k(&scores, k)
         .into_iter()
         .map(|(f, _)| {
             let fact = &index.facts[f];
@@ -178,7 +176,7 @@ pub fn link_facts(index: &Index, query_embedding: &[f32], k: usize) -> Result<Ve
                 relation: fact.relation.clone(),
                 object: index.phrases[fact.object as usize].clone(),
                 cosine: c,
-                score: if hi > lo { (c - lo) / (hi - lo) } else { 1.0 },
+                score: range.scale(f64::from(c)) as f32,
             }
         })
         .collect())
@@ -188,7 +186,7 @@ pub fn link_facts(index: &Index, query_embedding: &[f32], k: usize) -> Result<Ve
 /// reference): each fact's subject and object receive `score / |P_i|` (the fact score scaled by
 /// node specificity); a phrase's weight is the mean over the linked facts that contain it; only
 /// the `keep` highest-weighted phrases stay (reference: `linking_top_k` = 5). Seed fields:
-/// `entity` is the best linked fact containing the phrase, `cosine` that fact's query cosine,
+/// `linked_from` is the best linked fact containing the phrase, `cosine` that fact's query cosine,
 /// `specificity` the phrase's `1/|P_i|`, `weight` its reset weight.
 pub fn fact_seeds(index: &Index, facts: &[LinkedFact], keep: usize) -> Vec<Seed> {
     // phrase id → (sum of contributions, number of facts, best fact index)
@@ -214,7 +212,7 @@ pub fn fact_seeds(index: &Index, facts: &[LinkedFact], keep: usize) -> Vec<Seed>
         .map(|(p, (sum, count, best))| {
             let f = &facts[best];
             Seed {
-                entity: format!("({}, {}, {})", f.subject, f.relation, f.object),
+                linked_from: format!("({}, {}, {})", f.subject, f.relation, f.object),
                 phrase_id: p,
                 phrase: index.phrases[p as usize].clone(),
                 cosine: f.cosine,

@@ -16,9 +16,29 @@
 //!
 //! The same function normalises indexed phrases and query entities, so the exact-match query
 //! extractor ([`crate::query`]) and the phrase table agree.
+//!
+//! NFKD comes from the `unicode-normalization` crate natively and from the browser's own
+//! `String.prototype.normalize("NFKD")` (ICU) in wasm: the crate's decomposition tables are 64 KB
+//! of the gzipped module, which every page would download for a few dozen short strings per
+//! query. Decompositions of assigned characters are frozen by Unicode's normalization stability
+//! policy, so both give the same result; `tests/wasm.rs` checks them on Latin, Greek, Cyrillic,
+//! Devanagari, CJK, ligature and full-width strings.
 
-use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
+
+/// NFKD (compatibility decomposition) of `s`.
+#[cfg(not(target_arch = "wasm32"))]
+fn nfkd(s: &str) -> impl Iterator<Item = char> + '_ {
+    use unicode_normalization::UnicodeNormalization;
+    s.nfkd()
+}
+
+/// NFKD (compatibility decomposition) of `s`, by the JS engine (ICU).
+#[cfg(target_arch = "wasm32")]
+fn nfkd(s: &str) -> impl Iterator<Item = char> {
+    let decomposed: String = js_sys::JsString::from(s).normalize("NFKD").into();
+    decomposed.chars().collect::<Vec<_>>().into_iter()
+}
 
 /// True for characters whose combining marks are folded away (Latin, incl. Extended A/B, IPA
 /// and Latin Extended Additional).
@@ -43,7 +63,7 @@ pub fn normalize_phrase(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut last_base_latin = false;
     let mut pending_space = false;
-    for c in s.nfkd() {
+    for c in nfkd(s) {
         if is_combining_mark(c) {
             if last_base_latin {
                 continue;
@@ -75,6 +95,7 @@ pub fn tokens(normalized: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unicode_normalization::UnicodeNormalization;
 
     #[test]
     fn latin_folding_and_case() {

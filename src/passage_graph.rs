@@ -11,7 +11,8 @@
 
 use sprs::CsMatI;
 
-use crate::index::{Index, SparseMatrix};
+use crate::index::Index;
+use crate::sparse::SparseMatrix;
 
 /// Weight of a passage–phrase edge (reference: 1.0).
 pub const PASSAGE_EDGE_WEIGHT: f32 = 1.0;

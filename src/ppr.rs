@@ -20,13 +20,11 @@
 //! in which node `i`'s update already reads the values updated before it in the same sweep
 //! (the dangling mass is taken from the previous sweep) — and stops when a sweep's L1 change
 //! falls below `tolerance` or after `max_iterations`. It reaches the same fixed point in about
-//! half the sweeps of plain (Jacobi) power iteration: on musique_train 21 instead of 40
-//! (hipporag1) and 22 instead of 33 (hipporag2) at tolerance 1e-12, hipporag1 `retrieve()` in
-//! wasm 3.54 → 2.22 ms. Checked against a direct LU solve (tests, ≤ 1e-9) and against igraph's
+//! half the sweeps of plain (Jacobi) power iteration (README, "Benchmarks"). Checked against a direct LU solve (tests, ≤ 1e-9) and against igraph's
 //! PRPACK (`bench/igraph_reference.py`, ≤ 1e-6 required). All arithmetic is f64, in a fixed
 //! order: same inputs, same bits, natively and in wasm.
 
-use crate::index::SparseMatrix;
+use crate::sparse::SparseMatrix;
 use crate::{Error, Result};
 
 /// Parameters of [`personalized_pagerank`].
@@ -36,7 +34,7 @@ pub struct PprOptions {
     pub damping: f64,
     /// Stop when `‖p_{t+1} − p_t‖₁ < tolerance`.
     pub tolerance: f64,
-    /// Hard cap on iterations.
+    /// Hard cap on sweeps.
     pub max_iterations: u32,
 }
 
@@ -53,12 +51,40 @@ impl Default for PprOptions {
 /// The PPR vector and how it was reached.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PprResult {
-    /// Stationary probabilities, one per node; sums to 1.
+    /// Probabilities, one per node: the stationary vector (sums to 1) from
+    /// [`personalized_pagerank`], a lower bound of it from [`personalized_pagerank_push`].
     pub scores: Vec<f64>,
-    /// Iterations run.
-    pub iterations: u32,
-    /// L1 change of the last iteration.
-    pub residual: f64,
+    /// The work done and the precision reached.
+    pub convergence: Convergence,
+}
+
+impl PprResult {
+    /// Sweeps or pushes done (what `RetrieveResult::ppr_steps` reports).
+    pub fn steps(&self) -> u32 {
+        match self.convergence {
+            Convergence::Sweeps { sweeps, .. } => sweeps,
+            Convergence::Pushes { pushes, .. } => pushes,
+        }
+    }
+}
+
+/// How a PPR computation ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Convergence {
+    /// [`personalized_pagerank`]: Gauss–Seidel sweeps over every node.
+    Sweeps {
+        /// Sweeps run.
+        sweeps: u32,
+        /// `‖p_t − p_{t−1}‖₁` of the last sweep (below the tolerance unless the cap was hit).
+        last_change: f64,
+    },
+    /// [`personalized_pagerank_push`]: single-node pushes.
+    Pushes {
+        /// Pushes run.
+        pushes: u32,
+        /// `‖ρ‖₁`, the mass left unpushed: exactly `‖p − p̂‖₁`, the L1 error of the estimate.
+        unpushed_mass: f64,
+    },
 }
 
 /// Inverse weighted degrees `1/d_j` (0 for dangling nodes) of a symmetric graph.
@@ -138,8 +164,8 @@ pub fn personalized_pagerank(
     // `scaled[j]` = p_j / d_j is kept current as p changes.
     let mut p = r.clone();
     let mut scaled: Vec<f64> = p.iter().zip(inv_degree).map(|(x, i)| x * i).collect();
-    let (mut iterations, mut residual) = (0, f64::INFINITY);
-    while iterations < opts.max_iterations {
+    let (mut sweeps, mut last_change) = (0, f64::INFINITY);
+    while sweeps < opts.max_iterations {
         let dangling: f64 = p
             .iter()
             .zip(inv_degree)
@@ -159,16 +185,18 @@ pub fn personalized_pagerank(
             p[i] = x;
             scaled[i] = x * inv_degree[i];
         }
-        residual = change;
-        iterations += 1;
-        if residual < opts.tolerance {
+        last_change = change;
+        sweeps += 1;
+        if last_change < opts.tolerance {
             break;
         }
     }
     Ok(PprResult {
         scores: p,
-        iterations,
-        residual,
+        convergence: Convergence::Sweeps {
+            sweeps,
+            last_change,
+        },
     })
 }
 
@@ -182,7 +210,7 @@ pub fn personalized_pagerank(
 /// not to the graph size — which is what makes it fast on large graphs.
 ///
 /// Guarantees (tested): `p̂ ≤ p` element-wise, and `‖p − p̂‖₁ = ‖ρ‖₁ ≤ epsilon · Σ_u max(d_u, 1)`;
-/// the returned `residual` is `‖ρ‖₁` and `iterations` the number of pushes.
+/// the result reports `‖ρ‖₁` and the number of pushes ([`Convergence::Pushes`]).
 ///
 /// # Errors
 /// As [`personalized_pagerank`], plus `epsilon` must be positive and finite.
@@ -257,11 +285,13 @@ pub fn personalized_pagerank_push(
             }
         }
     }
-    let residual = state.iter().map(|s| s[0]).sum();
+    let unpushed_mass = state.iter().map(|s| s[0]).sum();
     Ok(PprResult {
         scores: p,
-        iterations: pushes,
-        residual,
+        convergence: Convergence::Pushes {
+            pushes,
+            unpushed_mass,
+        },
     })
 }
 
@@ -371,15 +401,17 @@ mod tests {
             let eps = [1e-3, 1e-5, 1e-8][case % 3];
             let exact = direct_solve(&g, &reset, 0.5);
             let push = personalized_pagerank_push(&g, &inv, &reset, 0.5, eps).unwrap();
+            let Convergence::Pushes { unpushed_mass, .. } = push.convergence else {
+                panic!("push reports pushes")
+            };
             let l1: f64 = exact.iter().zip(&push.scores).map(|(a, b)| a - b).sum();
             assert!(
                 exact.iter().zip(&push.scores).all(|(a, b)| *b <= a + 1e-12),
                 "case {case}: p̂ ≤ p"
             );
             assert!(
-                (l1 - push.residual).abs() < 1e-9,
-                "case {case}: ‖p − p̂‖₁ {l1} vs residual {}",
-                push.residual
+                (l1 - unpushed_mass).abs() < 1e-9,
+                "case {case}: ‖p − p̂‖₁ {l1} vs unpushed mass {unpushed_mass}"
             );
             let bound: f64 = inv
                 .iter()
@@ -387,9 +419,8 @@ mod tests {
                 .sum::<f64>()
                 * eps;
             assert!(
-                push.residual <= bound + 1e-12,
-                "case {case}: residual {} > {bound}",
-                push.residual
+                unpushed_mass <= bound + 1e-12,
+                "case {case}: unpushed mass {unpushed_mass} > {bound}"
             );
         }
     }

@@ -6,17 +6,18 @@
 //! 1. **Phrase matches**: the question is normalised ([`normalize_phrase`]) and scanned left to
 //!    right for the longest token span (up to [`MAX_SPAN`] tokens) that is a phrase node of the
 //!    index; a match consumes its tokens. Single-token matches must not be stopwords.
-//! 2. **Capitalised spans**: maximal runs of capitalised words or numbers in the original text
-//!    ("Journal of Psychotherapy Integration", "1960"), allowing lowercase connectors (`of`, `the`,
-//!    `de`, `and`, …) inside a run; a sentence-initial stopword ("Who", "The") does not start one.
-//!    These catch entities that are not nodes verbatim, which seed linking then maps to the
-//!    nearest node by embedding.
+//! 2. **Names and numbers** ([`crate::names`], [`NameStyle::Query`]): runs of capitalised words
+//!    and numbers with connectors such as `of`, `the`, `de` inside ("Journal of Psychotherapy
+//!    Integration", "Walk the Line", "1960"); a sentence-initial stopword ("Who", "The") does not
+//!    start one. These catch entities that are not nodes verbatim, which seed
+//!    linking then maps to the nearest node by embedding.
 //!
 //! The result is the union in order of first appearance, without duplicates (compared
 //! normalised). When it is empty the retriever falls back to dense retrieval (see
 //! [`crate::retriever`]).
 
 use crate::index::Index;
+use crate::names::{NameStyle, is_capitalised, name_end};
 use crate::normalize::normalize_phrase;
 
 /// Longest phrase span considered, in tokens.
@@ -134,10 +135,6 @@ const STOPWORDS: &[&str] = &[
     "your",
 ];
 
-const CONNECTORS: &[&str] = &[
-    "of", "the", "de", "and", "for", "von", "van", "da", "del", "la", "le", "du", "&",
-];
-
 fn is_stopword(t: &str) -> bool {
     STOPWORDS.binary_search(&t).is_ok()
 }
@@ -156,7 +153,7 @@ fn words(question: &str) -> Vec<Word<'_>> {
         .filter(|w| !w.is_empty())
         .map(|w| Word {
             text: w,
-            capital: w.chars().next().is_some_and(char::is_uppercase),
+            capital: is_capitalised(w),
             number: w.chars().next().is_some_and(|c| c.is_ascii_digit()),
         })
         .collect()
@@ -197,8 +194,10 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
         i += matched.max(1);
     }
 
-    // 2. Capitalised spans and numbers.
+    // 2. Names (the rules of [`crate::names`], as the indexer's rule extractor applies them)
+    //    and numbers.
     let ws = words(question);
+    let texts: Vec<&str> = ws.iter().map(|w| w.text).collect();
     let mut k = 0;
     while k < ws.len() {
         let starts = (ws[k].capital || ws[k].number)
@@ -207,21 +206,8 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
             k += 1;
             continue;
         }
-        let mut end = k + 1; // exclusive end of the span
-        let mut j = k + 1;
-        while j < ws.len() {
-            let lower = normalize_phrase(ws[j].text);
-            if ws[j].capital || ws[j].number {
-                end = j + 1;
-                j += 1;
-            } else if CONNECTORS.contains(&lower.as_str()) {
-                j += 1;
-            } else {
-                break;
-            }
-        }
-        let span: Vec<&str> = ws[k..end].iter().map(|w| w.text).collect();
-        let text = span.join(" ");
+        let end = name_end(&texts, k, NameStyle::Query, |_| true) + 1; // exclusive
+        let text = texts[k..end].join(" ");
         if !(end - k == 1 && is_stopword(&normalize_phrase(&text))) {
             push(text, &mut out);
         }
@@ -240,33 +226,5 @@ mod tests {
             STOPWORDS.windows(2).all(|w| w[0] < w[1]),
             "keep STOPWORDS sorted and unique"
         );
-    }
-
-    #[cfg(feature = "indexer")]
-    #[test]
-    fn capitalised_spans_and_phrase_matches() {
-        let idx = crate::retriever::tests::tiny_index();
-        let e = extract_query_entities(
-            "Who was the first president of the association which published Journal of Psychotherapy Integration?",
-            &idx,
-        );
-        assert!(
-            e.contains(&"Journal of Psychotherapy Integration".to_string()),
-            "{e:?}"
-        );
-        assert!(!e.iter().any(|x| x == "Who"), "{e:?}");
-        let e = extract_query_entities("When did Stanford University open in 1891?", &idx);
-        assert!(
-            e.contains(&"stanford university".to_string()),
-            "phrase match first: {e:?}"
-        );
-        assert!(e.contains(&"1891".to_string()), "{e:?}");
-        assert_eq!(
-            e.iter()
-                .filter(|x| normalize_phrase(x) == "stanford university")
-                .count(),
-            1
-        );
-        assert!(extract_query_entities("what is it?", &idx).is_empty());
     }
 }

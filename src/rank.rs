@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use crate::index::Index;
+use crate::scores::top_k;
 
 /// A phrase node and its PPR probability.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,36 +65,6 @@ pub fn passage_scores(index: &Index, ppr: &[f64]) -> Vec<f64> {
         .outer_iterator()
         .map(|row| row.iter().map(|(i, &c)| f64::from(c) * ppr[i]).sum())
         .collect()
-}
-
-/// The `k` best `(id, score)` pairs: score descending, id ascending on ties; NaN never wins.
-///
-/// For `k ≤ 64` one pass keeps the best `k` in a sorted buffer (most scores lose a single
-/// comparison with the current `k`-th); larger `k` select with `select_nth_unstable`. A full
-/// selection over the 16k phrase nodes was 6% of a hipporag1 query in wasm.
-pub fn top_k(scores: &[f64], k: usize) -> Vec<(usize, f64)> {
-    let key = |x: f64| if x.is_nan() { f64::NEG_INFINITY } else { x };
-    let cmp = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-    if k <= 64 {
-        let mut best: Vec<(usize, f64)> = Vec::with_capacity(k + 1);
-        for (i, &x) in scores.iter().enumerate() {
-            let c = (i, key(x));
-            if best.len() == k && best.last().is_none_or(|l| cmp(&c, l).is_ge()) {
-                continue;
-            }
-            let at = best.partition_point(|b| cmp(b, &c).is_lt());
-            best.insert(at, c);
-            best.truncate(k);
-        }
-        return best;
-    }
-    let mut order: Vec<(usize, f64)> = scores.iter().map(|&x| key(x)).enumerate().collect();
-    if k < order.len() {
-        order.select_nth_unstable_by(k, cmp);
-        order.truncate(k);
-    }
-    order.sort_by(cmp);
-    order
 }
 
 /// The `k` phrase nodes with the highest PPR probability.
@@ -155,43 +126,4 @@ pub fn ranked(
             }
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn top_k_orders_by_score_then_id() {
-        let s = [0.1, 0.5, 0.5, f64::NAN, 0.2];
-        let t = top_k(&s, 3);
-        assert_eq!(t.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 4]);
-        assert_eq!(top_k(&s, 10).len(), 5);
-    }
-
-    #[test]
-    fn both_selection_paths_equal_a_full_sort() {
-        // Scores with many ties, NaNs and -0.0: the k ≤ 64 buffer and the select path must both
-        // give exactly the prefix of a full sort (score descending, id ascending).
-        let scores: Vec<f64> = (0..3000u64)
-            .map(|i| match (i * 2654435761) % 97 {
-                0 => f64::NAN,
-                1 => -0.0,
-                r => (r % 13) as f64 / 7.0,
-            })
-            .collect();
-        let mut full: Vec<(usize, f64)> = scores
-            .iter()
-            .map(|&x| if x.is_nan() { f64::NEG_INFINITY } else { x })
-            .enumerate()
-            .collect();
-        full.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        for k in [1, 5, 40, 64, 65, 500, 3000, 5000] {
-            let got = top_k(&scores, k);
-            assert_eq!(got.len(), k.min(scores.len()));
-            for (g, w) in got.iter().zip(&full) {
-                assert_eq!((g.0, g.1.to_bits()), (w.0, w.1.to_bits()), "k = {k}");
-            }
-        }
-    }
 }

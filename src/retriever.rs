@@ -22,45 +22,117 @@
 use serde::{Deserialize, Serialize};
 
 use crate::index::Index;
-use crate::index::SparseMatrix;
 use crate::linking::{
     LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
 };
 use crate::ppr::{
     PprOptions, PprResult, inverse_degrees, personalized_pagerank, personalized_pagerank_push,
 };
-use crate::rank::{PhraseScore, RankedPassage, passage_scores, ranked, top_k, top_phrases};
+use crate::rank::{PhraseScore, RankedPassage, passage_scores, ranked, top_phrases};
+use crate::scores::MinMax;
+use crate::scores::top_k;
+use crate::sparse::SparseMatrix;
 use crate::{Error, Result};
 
 /// Retrieval mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Mode {
     /// HippoRAG 1: NER-to-node linking, PPR over phrases, `Pᵀ·ppr`.
     #[default]
     #[serde(rename = "hipporag1")]
-    #[cfg_attr(feature = "cli", value(name = "hipporag1"))]
     HippoRag1,
     /// HippoRAG 2: query-to-triple linking, passage nodes in the graph, PPR ranking of passages.
     #[serde(rename = "hipporag2")]
-    #[cfg_attr(feature = "cli", value(name = "hipporag2"))]
     HippoRag2,
     /// Dense retrieval: query–passage cosine.
     #[serde(rename = "dense")]
-    #[cfg_attr(feature = "cli", value(name = "dense"))]
     Dense,
+}
+
+impl Mode {
+    /// Every mode, in the order the CLI and the eval table list them.
+    pub const ALL: [Mode; 3] = [Mode::HippoRag1, Mode::HippoRag2, Mode::Dense];
+
+    /// The mode's name in the CLI, the wasm API and the JS wrapper: `hipporag1`, `hipporag2`,
+    /// `dense` (the serde names).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::HippoRag1 => "hipporag1",
+            Mode::HippoRag2 => "hipporag2",
+            Mode::Dense => "dense",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = Error;
+
+    /// Parses [`Mode::as_str`] names.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] naming the accepted values.
+    fn from_str(s: &str) -> Result<Self> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                Error::InvalidRequest(format!(
+                    "unknown mode {s:?}: expected one of {}",
+                    Mode::ALL.map(Mode::as_str).join(", ")
+                ))
+            })
+    }
+}
+
+impl PprMethod {
+    /// Every method.
+    pub const ALL: [PprMethod; 3] = [PprMethod::Auto, PprMethod::Exact, PprMethod::Push];
+
+    /// The method's name in the CLI and the wasm API: `auto`, `exact`, `push`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PprMethod::Auto => "auto",
+            PprMethod::Exact => "exact",
+            PprMethod::Push => "push",
+        }
+    }
+}
+
+impl std::str::FromStr for PprMethod {
+    type Err = Error;
+
+    /// Parses [`PprMethod::as_str`] names.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] naming the accepted values.
+    fn from_str(s: &str) -> Result<Self> {
+        PprMethod::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                Error::InvalidRequest(format!(
+                    "unknown PPR method {s:?}: expected one of {}",
+                    PprMethod::ALL.map(PprMethod::as_str).join(", ")
+                ))
+            })
+    }
 }
 
 /// How personalized PageRank is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum PprMethod {
-    /// Forward push for `hipporag1`, the exact solver for `hipporag2` (the default). Measured on
-    /// the 100 musique_train questions in wasm (Node): push at ε = 1e-7 returns the exact top-5
-    /// for 99/99 in hipporag1 mode, 0.41 ms a query against 1.67 ms exact; in hipporag2 mode
-    /// every passage node is a seed, push needs ε = 1e-8 to agree on 100/100 and is then
-    /// slower than the exact solver (4.5 vs 4.3 ms before Gauss–Seidel, 2.9 ms after).
+    /// Forward push for `hipporag1`, the exact solver for `hipporag2` (the default): in
+    /// hipporag1 mode a few seeds make push local and, at ε = 1e-7, exact in its top-5 on the
+    /// musique_train questions (tested in `tests/musique_e2e.rs`); in hipporag2 mode every
+    /// passage node is a seed, so push touches the whole graph and the sweeps are cheaper
+    /// (README, "Benchmarks", has the timings).
     #[default]
     Auto,
     /// Gauss–Seidel iteration to `tolerance` ([`personalized_pagerank`]).
@@ -83,8 +155,9 @@ pub struct RetrieveOptions {
     pub tolerance: f64,
     /// PPR iteration cap.
     pub max_iterations: u32,
-    /// PPR algorithm.
-    pub ppr: PprMethod,
+    /// PPR algorithm (`ppr` in the wasm API's request).
+    #[serde(rename = "ppr")]
+    pub ppr_method: PprMethod,
     /// Forward-push residual bound per unit of weighted degree.
     pub push_epsilon: f64,
     /// Top PPR phrases reported in the explanation.
@@ -110,7 +183,7 @@ impl Default for RetrieveOptions {
             damping: ppr.damping,
             tolerance: ppr.tolerance,
             max_iterations: ppr.max_iterations,
-            ppr: PprMethod::default(),
+            ppr_method: PprMethod::default(),
             push_epsilon: 1e-7,
             top_phrases: 10,
             contributions: 5,
@@ -135,6 +208,30 @@ pub struct QueryInput<'a> {
     pub fact_ids: Option<&'a [u32]>,
 }
 
+/// A question prepared by [`Retriever::prepare_query`]: its query entities and the embeddings
+/// of the question (row 0) and of each entity (rows 1..), row-major, `(1 + entities) × dim`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedQuery {
+    /// Query entities.
+    pub entities: Vec<String>,
+    /// The question's embedding, then one per entity.
+    pub embeddings: Vec<f32>,
+    /// Embedding dimension.
+    pub dim: usize,
+}
+
+impl PreparedQuery {
+    /// The retriever's input: every entity with its embedding, and the question's embedding.
+    pub fn input(&self) -> QueryInput<'_> {
+        QueryInput {
+            entities: &self.entities,
+            embeddings: &self.embeddings[self.dim..],
+            query_embedding: Some(&self.embeddings[..self.dim]),
+            fact_ids: None,
+        }
+    }
+}
+
 /// A ranking with its explanation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -152,8 +249,9 @@ pub struct RetrieveResult {
     pub top_phrases: Vec<PhraseScore>,
     /// Ranked passages with their contributing phrases.
     pub passages: Vec<RankedPassage>,
-    /// PPR iterations run (0 for dense).
-    pub ppr_iterations: u32,
+    /// PPR work: Gauss–Seidel sweeps or forward pushes ([`crate::ppr::PprResult::steps`]);
+    /// 0 for dense ranking.
+    pub ppr_steps: u32,
 }
 
 /// A loaded index plus the per-graph constants retrieval needs.
@@ -229,6 +327,31 @@ impl Retriever {
         crate::query::extract_query_entities(question, &self.index)
     }
 
+    /// Prepares a question the way every caller does (HippoRAG's `retrieve`: NER, then one
+    /// encoder call): `entities` (the caller's NER) or, when `None`, the built-in extractor's;
+    /// then the question and the entities encoded together by `encoder`, which must be the
+    /// index's encoder (its header's `encoder.id`).
+    ///
+    /// # Errors
+    /// The encoder's error; [`Error::DimensionMismatch`] when it gives vectors of another size.
+    pub fn prepare_query(
+        &self,
+        question: &str,
+        entities: Option<Vec<String>>,
+        encoder: &dyn crate::encoder::Encoder,
+    ) -> Result<PreparedQuery> {
+        let entities = entities.unwrap_or_else(|| self.extract_entities(question));
+        let mut texts = vec![question];
+        texts.extend(entities.iter().map(String::as_str));
+        let embeddings = encoder.encode(&texts)?;
+        check_dims(&self.index, "embeddings", embeddings.len(), texts.len())?;
+        Ok(PreparedQuery {
+            entities,
+            embeddings,
+            dim: self.index.dim(),
+        })
+    }
+
     /// Ranks passages for one query.
     ///
     /// # Errors
@@ -257,7 +380,7 @@ impl Retriever {
                     fallback: None,
                     top_phrases: top_phrases(&self.index, &ppr.scores, opts.top_phrases),
                     passages: ranked(&self.index, &top, Some(&ppr.scores), opts.contributions),
-                    ppr_iterations: ppr.iterations,
+                    ppr_steps: ppr.steps(),
                     facts: p.facts,
                     seeds: p.seeds,
                 })
@@ -361,14 +484,9 @@ impl Retriever {
         let n = self.index.phrases.len();
         let mut reset = reset_vector(graph.rows(), &seeds);
         let dense = self.dense_scores(qe)?;
-        let (lo, hi) = dense
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| {
-                (lo.min(c), hi.max(c))
-            });
-        for (j, d) in dense.iter().enumerate() {
-            let norm = if hi > lo { (d - lo) / (hi - lo) } else { 1.0 };
-            reset[n + j] = norm * opts.passage_node_weight;
+        let range = MinMax::of(dense.iter().copied());
+        for (j, &d) in dense.iter().enumerate() {
+            reset[n + j] = range.scale(d) * opts.passage_node_weight;
         }
         Ok(Ok(PprProblem {
             mode: Mode::HippoRag2,
@@ -387,7 +505,7 @@ impl Retriever {
         reset: &[f64],
         opts: &RetrieveOptions,
     ) -> Result<PprResult> {
-        let method = match (opts.ppr, opts.mode) {
+        let method = match (opts.ppr_method, opts.mode) {
             (PprMethod::Auto, Mode::HippoRag1) => PprMethod::Push,
             (PprMethod::Auto, _) => PprMethod::Exact,
             (m, _) => m,
@@ -442,215 +560,7 @@ impl Retriever {
             seeds: Vec::new(),
             top_phrases: Vec::new(),
             passages: ranked(&self.index, &top, None, 0),
-            ppr_iterations: 0,
+            ppr_steps: 0,
         })
-    }
-}
-
-#[cfg(all(test, feature = "indexer"))]
-pub(crate) mod tests {
-    use super::*;
-    use crate::encoder::{Encoder, HashedNgramEncoder};
-    use crate::graph::{BuildOptions, build_index};
-    use crate::index::Passage;
-    use crate::openie::OpenIeDoc;
-
-    /// The paper's running example in miniature.
-    pub(crate) fn tiny_index() -> Index {
-        let t = |s: &[[&str; 3]]| OpenIeDoc {
-            extracted_triples: s.iter().map(|t| t.map(String::from)).collect(),
-            ..Default::default()
-        };
-        let docs = vec![
-            t(&[
-                ["Thomas Südhof", "professor at", "Stanford University"],
-                ["Thomas Südhof", "studies", "neurotransmitter release"],
-            ]),
-            t(&[
-                ["Thomas Südhof", "researches", "Alzheimer's disease"],
-                ["Alzheimer's disease", "is a", "neurodegenerative disease"],
-            ]),
-            t(&[
-                ["Stanford University", "located in", "California"],
-                ["Stanford University", "founded in", "1891"],
-            ]),
-            t(&[["Paris", "capital of", "France"]]),
-        ];
-        let texts = [
-            "Thomas Südhof is a professor at Stanford who studies neurotransmitter release.",
-            "Südhof researches Alzheimer's disease, a neurodegenerative disease.",
-            "Stanford University, founded in 1891, is in California.",
-            "Paris is the capital of France.",
-        ];
-        let passages = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Passage {
-                title: format!("P{i}"),
-                text: t.to_string(),
-                url: Some(format!("/p{i}#x")),
-            })
-            .collect();
-        let opts = BuildOptions {
-            fact_vectors: true,
-            ..Default::default()
-        };
-        let (data, _) =
-            build_index(passages, &docs, &HashedNgramEncoder::default(), &opts, &()).unwrap();
-        Index::from_bytes(&data.to_bytes()).unwrap()
-    }
-
-    #[test]
-    fn multi_hop_through_a_shared_phrase() {
-        let r = Retriever::from_index(tiny_index());
-        let enc = HashedNgramEncoder::default();
-        let entities = vec!["Stanford".to_string(), "Alzheimer's".to_string()];
-        let refs: Vec<&str> = entities.iter().map(String::as_str).collect();
-        let emb = enc.encode(&refs).unwrap();
-        let q = QueryInput {
-            entities: &entities,
-            embeddings: &emb,
-            query_embedding: None,
-            fact_ids: None,
-        };
-        let res = r
-            .retrieve(
-                &q,
-                &RetrieveOptions {
-                    top_k: 4,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
-        assert_eq!(res.seeds[0].phrase, "stanford university");
-        assert_eq!(res.seeds[1].phrase, "alzheimer s disease");
-        // The Südhof passages (0, 1) connect both seeds and outrank the Paris passage.
-        let ids: Vec<u32> = res.passages.iter().map(|p| p.id).collect();
-        assert_eq!(*ids.last().unwrap(), 3, "{ids:?}");
-        assert!(ids[..2].contains(&0) && ids[..3].contains(&1), "{ids:?}");
-        assert!(!res.passages[0].contributions.is_empty());
-        assert_eq!(
-            res.passages[0].url.as_deref(),
-            Some(format!("/p{}#x", ids[0]).as_str())
-        );
-    }
-
-    #[test]
-    fn no_entity_falls_back_to_dense_or_errors() {
-        let r = Retriever::from_index(tiny_index());
-        let qe = HashedNgramEncoder::default()
-            .encode(&["capital of France"])
-            .unwrap();
-        let q = QueryInput {
-            entities: &[],
-            embeddings: &[],
-            query_embedding: Some(&qe),
-            fact_ids: None,
-        };
-        let res = r.retrieve(&q, &RetrieveOptions::default()).unwrap();
-        assert_eq!(res.mode, Mode::Dense);
-        assert!(res.fallback.is_some());
-        assert_eq!(res.passages[0].id, 3);
-        let none = QueryInput::default();
-        assert!(matches!(
-            r.retrieve(&none, &RetrieveOptions::default()),
-            Err(Error::InvalidRequest(_))
-        ));
-    }
-
-    #[test]
-    fn dimension_mismatch_is_an_error() {
-        let r = Retriever::from_index(tiny_index());
-        let entities = vec!["x".to_string()];
-        let q = QueryInput {
-            entities: &entities,
-            embeddings: &[0.0; 10],
-            query_embedding: None,
-            fact_ids: None,
-        };
-        let e = r.retrieve(&q, &RetrieveOptions::default()).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                Error::DimensionMismatch {
-                    expected: 384,
-                    found: 10,
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        assert!(e.to_string().contains("hashed-ngram-v1"));
-    }
-
-    #[test]
-    fn hipporag2_links_facts_seeds_phrases_and_ranks_passage_nodes() {
-        let r = Retriever::from_index(tiny_index());
-        let enc = HashedNgramEncoder::default();
-        let qe = enc
-            .encode(&["thomas sudhof researches alzheimer s disease"])
-            .unwrap();
-        let q = QueryInput {
-            query_embedding: Some(&qe),
-            ..Default::default()
-        };
-        let opts = RetrieveOptions {
-            mode: Mode::HippoRag2,
-            top_k: 4,
-            ..Default::default()
-        };
-        let res = r.retrieve(&q, &opts).unwrap();
-        assert_eq!(res.mode, Mode::HippoRag2);
-        assert_eq!(res.facts.len(), 5);
-        assert_eq!(res.facts[0].relation, "researches", "{:?}", res.facts);
-        assert_eq!(res.facts[0].score, 1.0);
-        assert!(res.facts.windows(2).all(|w| w[0].cosine >= w[1].cosine));
-        // Seeds: at most linking_top_k phrases, weights = mean(fact score × specificity).
-        assert!(!res.seeds.is_empty() && res.seeds.len() <= 5);
-        let top = &res.seeds[0];
-        assert!(top.weight > 0.0 && top.weight <= f64::from(top.specificity) + 1e-12);
-        // The passage holding the linked fact ranks first.
-        assert_eq!(res.passages[0].id, 1, "{:?}", res.passages);
-        assert!(res.passages.windows(2).all(|w| w[0].score >= w[1].score));
-
-        // A recognition-memory filter keeping one fact: its passage still wins, seeds come from it.
-        let keep = [res.facts[0].fact_id];
-        let q = QueryInput {
-            query_embedding: Some(&qe),
-            fact_ids: Some(&keep),
-            ..Default::default()
-        };
-        let res = r.retrieve(&q, &opts).unwrap();
-        assert_eq!(res.facts.len(), 1);
-        assert_eq!(res.seeds.len(), 2);
-        assert_eq!(res.passages[0].id, 1);
-        // A filter keeping nothing: dense fallback, said so.
-        let q = QueryInput {
-            query_embedding: Some(&qe),
-            fact_ids: Some(&[]),
-            ..Default::default()
-        };
-        let res = r.retrieve(&q, &opts).unwrap();
-        assert_eq!(res.mode, Mode::Dense);
-        assert!(res.fallback.as_deref().unwrap().contains("no fact"));
-    }
-
-    #[test]
-    fn passage_graph_adds_symmetric_unit_passage_edges() {
-        let idx = tiny_index();
-        let g = crate::passage_graph::build(&idx);
-        let (n, np) = (idx.phrases.len(), idx.passages.len());
-        assert_eq!(g.rows(), n + np);
-        assert_eq!(g.nnz(), idx.graph.nnz() + 2 * idx.passage_phrases.nnz());
-        for (w, (i, j)) in g.iter() {
-            let (i, j) = (i as usize, j as usize);
-            assert_eq!(g.get(j, i), Some(w), "symmetric at ({i}, {j})");
-            if i >= n || j >= n {
-                assert_eq!(*w, 1.0);
-            }
-        }
-        let paris = idx.phrase_id("paris").unwrap() as usize;
-        assert_eq!(g.get(paris, n + 3), Some(&1.0));
-        assert_eq!(g.get(paris, n), None);
     }
 }

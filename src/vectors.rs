@@ -15,13 +15,43 @@ use serde::{Deserialize, Serialize};
 
 /// How embeddings are stored in the index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Quantization {
     /// 32-bit floats, unchanged.
     F32,
     /// Symmetric per-row int8 with one f32 scale per row (the default: 4× smaller).
     #[default]
     Int8,
+}
+
+impl Quantization {
+    /// Both storages.
+    pub const ALL: [Quantization; 2] = [Quantization::Int8, Quantization::F32];
+
+    /// The CLI's name: `int8` or `f32`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Quantization::F32 => "f32",
+            Quantization::Int8 => "int8",
+        }
+    }
+}
+
+impl std::fmt::Display for Quantization {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Quantization {
+    type Err = String;
+
+    /// Parses [`Quantization::as_str`] names; the error names the accepted values.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Quantization::ALL
+            .into_iter()
+            .find(|q| q.as_str() == s)
+            .ok_or_else(|| format!("unknown quantization {s:?}: expected int8 or f32"))
+    }
 }
 
 /// A row-major `rows × dim` matrix of embeddings.
@@ -142,8 +172,8 @@ impl Vectors {
 /// Serialised as one byte string (postcard: a length, then the raw bytes). Deserialising
 /// copies the bytes, except inside [`Codes::decode_sharing`]: there, codes that the
 /// deserializer borrows from the given buffer become a view of it (an `Arc` and a range), so
-/// loading an index never copies its embeddings — on musique_train 12.7 of its 15.5 MB, and the
-/// wasm heap stays at the bytes plus the small structures instead of twice the bytes.
+/// loading an index never copies its embeddings (most of an index's bytes), and the wasm heap
+/// stays at the bytes plus the small structures instead of twice the bytes.
 #[derive(Clone)]
 pub struct Codes(CodesRepr);
 
@@ -583,9 +613,8 @@ mod simd {
     }
 
     /// Dot product of two equal-length slices whose length is a multiple of 16: AVX2 where the
-    /// CPU has it (detected at run time; the x86-64 baseline is SSE2 only), else SSE2.
-    /// Criterion on musique_train (mean per query), SSE2 → AVX2: dense `retrieve` 115 → 22.6
-    /// µs, hipporag1 772 → 352 µs, hipporag2 3.54 → 2.25 ms (the int8 scans dominate natively).
+    /// CPU has it (detected at run time; the x86-64 baseline is SSE2 only), else SSE2. (The
+    /// int8 scans dominate native queries; README, "Benchmarks", has the criterion figures.)
     #[cfg(target_arch = "x86_64")]
     pub fn dot_i8_16(a: &[i8], b: &[i8]) -> i32 {
         if std::is_x86_feature_detected!("avx2") {

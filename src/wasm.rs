@@ -6,14 +6,17 @@
 //! const edges = r.subgraph(Uint32Array.from(res.topPhrases, (p) => p.phraseId));
 //! ```
 //!
-//! Every error is thrown as a JS `Error` whose message is the Rust [`crate::Error`] text.
+//! Every error is thrown as a JS `Error` whose `message` is the Rust [`crate::Error`] text and
+//! whose `kind` is [`crate::Error::kind`] (`"format.checksum"`, `"dimension"`, …; `"request"`
+//! for a malformed request object), so callers match kinds, not messages.
 
 use js_sys::{Array, Float32Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::Error;
 use crate::encoder::{Encoder, HashedNgramEncoder};
-use crate::retriever::{Mode, PprMethod, QueryInput, RetrieveOptions, Retriever};
+use crate::retriever::{QueryInput, RetrieveOptions, Retriever};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -43,7 +46,8 @@ export interface RetrieveRequest {
   topPhrases?: number;
   contributions?: number;
 }
-export interface Seed { entity: string; phraseId: number; phrase: string; cosine: number; specificity: number; weight: number; }
+/** A seed: `linkedFrom` is the query entity (hipporag1) or the linked fact "(s, r, o)" (hipporag2). */
+export interface Seed { linkedFrom: string; phraseId: number; phrase: string; cosine: number; specificity: number; weight: number; }
 export interface LinkedFact { factId: number; subject: string; relation: string; object: string; cosine: number; score: number; }
 export interface PhraseScore { phraseId: number; phrase: string; ppr: number; }
 export interface Contribution { phraseId: number; phrase: string; count: number; ppr: number; score: number; }
@@ -58,7 +62,8 @@ export interface RetrieveResult {
   seeds: Seed[];
   topPhrases: PhraseScore[];
   passages: RankedPassage[];
-  pprIterations: number;
+  /** PPR work: Gauss–Seidel sweeps (exact) or forward pushes (push); 0 for dense ranking. */
+  pprSteps: number;
 }
 /** A triple of the index: subject and object are phrase ids. */
 export interface Fact { subject: number; relation: string; object: number; }
@@ -74,14 +79,32 @@ export interface IndexInfo {
 }
 "#;
 
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(false))
-        .map_err(|e| JsError::new(&e.to_string()))
+/// A JS `Error` with the message and a `kind` property (see [`Error::kind`]).
+fn js_error(message: &str, kind: &str) -> JsValue {
+    let e = js_sys::Error::new(message);
+    // Setting a property on a fresh Error object cannot fail.
+    let _ = Reflect::set(&e, &JsValue::from_str("kind"), &JsValue::from_str(kind));
+    e.into()
 }
 
-fn field(obj: &JsValue, name: &str) -> Result<Option<JsValue>, JsError> {
+/// The JS `Error` for a core error: its `Display` text, and `kind` = [`Error::kind`].
+fn to_js_error(e: Error) -> JsValue {
+    js_error(&e.to_string(), e.kind())
+}
+
+/// The JS `Error` for a malformed request (`kind: "request"`).
+fn request_error(message: String) -> JsValue {
+    js_error(&message, "request")
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(false))
+        .map_err(|e| js_error(&e.to_string(), "internal"))
+}
+
+fn field(obj: &JsValue, name: &str) -> Result<Option<JsValue>, JsValue> {
     let v = Reflect::get(obj, &JsValue::from_str(name))
-        .map_err(|_| JsError::new(&format!("request.{name}: cannot be read")))?;
+        .map_err(|_| request_error(format!("request.{name}: cannot be read")))?;
     Ok(if v.is_undefined() || v.is_null() {
         None
     } else {
@@ -89,7 +112,7 @@ fn field(obj: &JsValue, name: &str) -> Result<Option<JsValue>, JsError> {
     })
 }
 
-fn f32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<f32>>, JsError> {
+fn f32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<f32>>, JsValue> {
     match field(obj, name)? {
         None => Ok(None),
         Some(v) if v.is_instance_of::<Float32Array>() => Ok(Some(Float32Array::from(v).to_vec())),
@@ -98,19 +121,19 @@ fn f32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<f32>>, JsError> {
             .map(|x| {
                 x.as_f64()
                     .map(|f| f as f32)
-                    .ok_or_else(|| JsError::new(&format!("request.{name}: expected numbers")))
+                    .ok_or_else(|| request_error(format!("request.{name}: expected numbers")))
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
-        Some(_) => Err(JsError::new(&format!(
+        Some(_) => Err(request_error(format!(
             "request.{name}: expected a Float32Array"
         ))),
     }
 }
 
-fn u32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<u32>>, JsError> {
+fn u32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<u32>>, JsValue> {
     let bad = || {
-        JsError::new(&format!(
+        request_error(format!(
             "request.{name}: expected a Uint32Array or an array of non-negative integers"
         ))
     };
@@ -131,16 +154,6 @@ fn u32_field(obj: &JsValue, name: &str) -> Result<Option<Vec<u32>>, JsError> {
     }
 }
 
-fn num_field(obj: &JsValue, name: &str) -> Result<Option<f64>, JsError> {
-    match field(obj, name)? {
-        None => Ok(None),
-        Some(v) => v
-            .as_f64()
-            .map(Some)
-            .ok_or_else(|| JsError::new(&format!("request.{name}: expected a number"))),
-    }
-}
-
 /// A loaded HippoRAG index answering queries in the browser.
 #[wasm_bindgen(js_name = Retriever)]
 pub struct WasmRetriever {
@@ -155,15 +168,15 @@ impl WasmRetriever {
     /// The bytes are copied into wasm memory once (by the bindings) and kept there: the int8
     /// embeddings are read in place, never copied again ([`Retriever::from_vec`]).
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<WasmRetriever, JsError> {
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<WasmRetriever, JsValue> {
         Retriever::from_vec(bytes)
             .map(|inner| WasmRetriever { inner })
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(to_js_error)
     }
 
     /// The index header: encoder (id, dim, normalized), counts and build parameters.
     #[wasm_bindgen(getter, unchecked_return_type = "IndexInfo")]
-    pub fn info(&self) -> Result<JsValue, JsError> {
+    pub fn info(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.index().header)
     }
 
@@ -177,11 +190,11 @@ impl WasmRetriever {
     /// (`dim` values), for a recognition-memory filter; pass the kept ids back as
     /// `retrieve({..., mode: "hipporag2", factIds})`. Throws without fact embeddings in the index.
     #[wasm_bindgen(js_name = linkFacts, unchecked_return_type = "LinkedFact[]")]
-    pub fn link_facts(&self, query_embedding: &[f32], k: usize) -> Result<JsValue, JsError> {
+    pub fn link_facts(&self, query_embedding: &[f32], k: usize) -> Result<JsValue, JsValue> {
         let facts = self
             .inner
             .link_facts(query_embedding, k)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+            .map_err(to_js_error)?;
         to_js(&facts)
     }
 
@@ -190,75 +203,21 @@ impl WasmRetriever {
     pub fn retrieve(
         &self,
         #[wasm_bindgen(unchecked_param_type = "RetrieveRequest")] request: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         if !request.is_object() {
-            return Err(JsError::new("retrieve: expected a request object"));
+            return Err(request_error("retrieve: expected a request object".into()));
         }
         let entities: Vec<String> = match field(&request, "entities")? {
             None => Vec::new(),
             Some(v) => serde_wasm_bindgen::from_value(v)
-                .map_err(|e| JsError::new(&format!("request.entities: {e}")))?,
+                .map_err(|e| request_error(format!("request.entities: {e}")))?,
         };
         let embeddings = f32_field(&request, "embeddings")?.unwrap_or_default();
         let query_embedding = f32_field(&request, "queryEmbedding")?;
-        let mut opts = RetrieveOptions::default();
-        if let Some(k) = num_field(&request, "topK")? {
-            if !(k >= 1.0 && k.fract() == 0.0) {
-                return Err(JsError::new("request.topK: expected a positive integer"));
-            }
-            opts.top_k = k as usize;
-        }
-        if let Some(m) = field(&request, "mode")? {
-            opts.mode = match m.as_string().as_deref() {
-                Some("hipporag1") => Mode::HippoRag1,
-                Some("hipporag2") => Mode::HippoRag2,
-                Some("dense") => Mode::Dense,
-                _ => {
-                    return Err(JsError::new(
-                        "request.mode: expected \"hipporag1\", \"hipporag2\" or \"dense\"",
-                    ));
-                }
-            };
-        }
-        if let Some(d) = num_field(&request, "damping")? {
-            opts.damping = d;
-        }
-        if let Some(t) = num_field(&request, "tolerance")? {
-            opts.tolerance = t;
-        }
-        if let Some(m) = num_field(&request, "maxIterations")? {
-            opts.max_iterations = m as u32;
-        }
-        if let Some(k) = num_field(&request, "topPhrases")? {
-            opts.top_phrases = k as usize;
-        }
-        if let Some(k) = num_field(&request, "contributions")? {
-            opts.contributions = k as usize;
-        }
-        if let Some(m) = field(&request, "ppr")? {
-            opts.ppr = match m.as_string().as_deref() {
-                Some("auto") => PprMethod::Auto,
-                Some("exact") => PprMethod::Exact,
-                Some("push") => PprMethod::Push,
-                _ => {
-                    return Err(JsError::new(
-                        "request.ppr: expected \"auto\", \"exact\" or \"push\"",
-                    ));
-                }
-            };
-        }
-        if let Some(e) = num_field(&request, "pushEpsilon")? {
-            opts.push_epsilon = e;
-        }
-        if let Some(k) = num_field(&request, "linkingCandidates")? {
-            opts.linking_candidates = k as usize;
-        }
-        if let Some(k) = num_field(&request, "linkingTopK")? {
-            opts.linking_top_k = k as usize;
-        }
-        if let Some(w) = num_field(&request, "passageNodeWeight")? {
-            opts.passage_node_weight = w;
-        }
+        // Every option at once, by serde: absent fields keep their defaults, unknown ones
+        // (the query fields above) are ignored.
+        let opts: RetrieveOptions = serde_wasm_bindgen::from_value(request.clone())
+            .map_err(|e| request_error(format!("request: {e}")))?;
         let fact_ids = u32_field(&request, "factIds")?;
         let q = QueryInput {
             entities: &entities,
@@ -266,10 +225,7 @@ impl WasmRetriever {
             query_embedding: query_embedding.as_deref(),
             fact_ids: fact_ids.as_deref(),
         };
-        let res = self
-            .inner
-            .retrieve(&q, &opts)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let res = self.inner.retrieve(&q, &opts).map_err(to_js_error)?;
         to_js(&res)
     }
 
@@ -280,9 +236,9 @@ impl WasmRetriever {
     pub fn subgraph(
         &self,
         #[wasm_bindgen(js_name = phraseIds)] phrase_ids: &[u32],
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         crate::subgraph::subgraph(self.inner.index(), phrase_ids)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(to_js_error)
             .and_then(|edges| to_js(&edges))
     }
 }
@@ -290,13 +246,15 @@ impl WasmRetriever {
 /// The built-in hashed n-gram encoder (`hashed-ngram-v1`), for indexes built without a model:
 /// returns `texts.length × dim` values, row-major, identical to the native indexer's.
 #[wasm_bindgen(js_name = hashedNgramEncode)]
-pub fn hashed_ngram_encode(texts: Vec<String>, dim: usize) -> Result<Float32Array, JsError> {
+pub fn hashed_ngram_encode(texts: Vec<String>, dim: usize) -> Result<Float32Array, JsValue> {
     if dim == 0 {
-        return Err(JsError::new("hashedNgramEncode: dim must be positive"));
+        return Err(request_error(
+            "hashedNgramEncode: dim must be positive".into(),
+        ));
     }
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let v = HashedNgramEncoder::new(dim)
         .encode(&refs)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+        .map_err(to_js_error)?;
     Ok(Float32Array::from(v.as_slice()))
 }

@@ -1,19 +1,31 @@
-//! Shared helpers for the integration tests: paths into `../shared/data` and the fixtures that
-//! the native tests hand to the wasm tests.
+//! Shared helpers for the integration tests of every crate in the workspace (included by path
+//! from `indexer/tests` and `benchtools/tests`): paths into `../shared/data` and the fixtures the
+//! wasm test reads.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-/// `../shared/data/<rel>` relative to the project root.
-pub fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel)
+/// The workspace root: the nearest directory above this crate's manifest holding Cargo.lock.
+pub fn root() -> PathBuf {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    while !dir.join("Cargo.lock").exists() {
+        assert!(
+            dir.pop(),
+            "no Cargo.lock above {}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+    }
+    dir
 }
 
-/// `target/fixtures/<name>`: written by the native tests, read by the wasm tests.
+/// `../shared/data/<rel>` relative to the workspace root.
+pub fn data(rel: &str) -> PathBuf {
+    root().join("../shared/data").join(rel)
+}
+
+/// `target/fixtures/<name>` below the workspace root.
 pub fn fixture(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/fixtures");
+    let dir = root().join("target/fixtures");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -1,12 +1,25 @@
 //! Bad index bytes: each failure mode gets its own clear error, never a panic; and atomic writes
 //! never leave a half-written index in place of a good one.
 
+use hipporag_indexer::files::write_atomic;
+use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
+use hipporag_indexer::openie::OpenIeDoc;
 use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::graph::{BuildOptions, build_index};
-use hipporag_wasm::index::{FORMAT_VERSION, IndexData, PREFIX_LEN, write_atomic};
-use hipporag_wasm::openie::OpenIeDoc;
+use hipporag_wasm::index::{FORMAT_VERSION, IndexData, PREFIX_LEN};
 use hipporag_wasm::vectors::Vectors;
-use hipporag_wasm::{Error, Index};
+use hipporag_wasm::{Error, FormatError, FormatProblem, Index};
+
+/// The format problem of a load that must fail; panics on success or another error kind.
+fn problem(r: Result<Index, Error>) -> FormatProblem {
+    match r {
+        Err(Error::Format(FormatError { problem, origin })) => {
+            assert_eq!(origin, None, "bytes have no file name");
+            problem
+        }
+        Err(e) => panic!("expected a format error, got {e}"),
+        Ok(_) => panic!("expected a format error, the bytes loaded"),
+    }
+}
 
 fn small() -> IndexData {
     let doc = |t: &[[&str; 3]]| OpenIeDoc {
@@ -29,15 +42,10 @@ fn small() -> IndexData {
             url: Some("/b.html#x".into()),
         },
     ];
-    build_index(
-        passages,
-        &docs,
-        &HashedNgramEncoder::new(32),
-        &BuildOptions::default(),
-        &(),
-    )
-    .unwrap()
-    .0
+    GraphBuilder::from_openie(passages, &docs)
+        .and_then(|g| g.build(&HashedNgramEncoder::new(32), &BuildOptions::default(), &()))
+        .unwrap()
+        .0
 }
 
 /// Re-seals a payload with a correct checksum, to reach the structural checks behind the checksum.
@@ -76,58 +84,61 @@ fn each_corruption_has_its_own_error() {
     let mut magic = good.clone();
     magic[0] = b'X';
     assert!(matches!(
-        Index::from_bytes(&magic),
-        Err(Error::BadMagic { .. })
+        problem(Index::from_bytes(&magic)),
+        FormatProblem::BadMagic { .. }
     ));
     assert!(matches!(
-        Index::from_bytes(b"PK\x03\x04"),
-        Err(Error::BadMagic { .. })
+        problem(Index::from_bytes(b"PK\x03\x04")),
+        FormatProblem::BadMagic { .. }
     ));
     assert!(matches!(
-        Index::from_bytes(&[]),
-        Err(Error::BadMagic { .. })
+        problem(Index::from_bytes(&[])),
+        FormatProblem::BadMagic { .. }
     ));
 
     let mut version = good.clone();
     version[8..12].copy_from_slice(&99u32.to_le_bytes());
-    let e = Index::from_bytes(&version).unwrap_err();
+    let e = problem(Index::from_bytes(&version));
     assert!(
-        matches!(e, Error::UnsupportedVersion { found: 99, .. }),
+        matches!(e, FormatProblem::UnsupportedVersion { found: 99, .. }),
         "{e}"
     );
 
     for cut in [10, PREFIX_LEN, good.len() / 2, good.len() - 1] {
-        let e = Index::from_bytes(&good[..cut]).unwrap_err();
-        assert!(matches!(e, Error::Truncated { .. }), "cut at {cut}: {e}");
+        let e = problem(Index::from_bytes(&good[..cut]));
+        assert!(
+            matches!(e, FormatProblem::Truncated { .. }),
+            "cut at {cut}: {e}"
+        );
     }
 
     let mut flipped = good.clone();
     let mid = PREFIX_LEN + (good.len() - PREFIX_LEN) / 2;
     flipped[mid] ^= 0x40;
     assert!(matches!(
-        Index::from_bytes(&flipped),
-        Err(Error::Checksum { .. })
+        problem(Index::from_bytes(&flipped)),
+        FormatProblem::Checksum { .. }
     ));
 
     let mut trailing = good.clone();
     trailing.push(0);
     assert!(matches!(
-        Index::from_bytes(&trailing),
-        Err(Error::InvalidIndex {
+        problem(Index::from_bytes(&trailing)),
+        FormatProblem::Invalid {
             field: "payload",
             ..
-        })
+        }
     ));
 }
 
 #[test]
 fn structural_damage_behind_a_valid_checksum_is_named() {
     // Garbage payload with a valid checksum: a decoding error, not a panic.
-    let e = Index::from_bytes(&reseal(&[0xff; 64])).unwrap_err();
+    let e = problem(Index::from_bytes(&reseal(&[0xff; 64])));
     assert!(
         matches!(
             e,
-            Error::InvalidIndex {
+            FormatProblem::Invalid {
                 field: "payload",
                 ..
             }
@@ -137,11 +148,11 @@ fn structural_damage_behind_a_valid_checksum_is_named() {
 
     let mut d = small();
     d.header.counts.phrases += 1;
-    let e = Index::from_bytes(&d.to_bytes()).unwrap_err();
+    let e = problem(Index::from_bytes(&d.to_bytes()));
     assert!(
         matches!(
             e,
-            Error::InvalidIndex {
+            FormatProblem::Invalid {
                 field: "phrases",
                 ..
             }
@@ -151,32 +162,32 @@ fn structural_damage_behind_a_valid_checksum_is_named() {
 
     let mut d = small();
     d.graph.indices[0] = 10_000;
-    let e = Index::from_bytes(&d.to_bytes()).unwrap_err();
+    let e = problem(Index::from_bytes(&d.to_bytes()));
     assert!(
-        matches!(e, Error::InvalidIndex { field: "graph", .. }),
+        matches!(e, FormatProblem::Invalid { field: "graph", .. }),
         "{e}"
     );
 
     let mut d = small();
     d.graph.data[0] = 7.0; // breaks symmetry
-    let e = Index::from_bytes(&d.to_bytes()).unwrap_err();
+    let e = problem(Index::from_bytes(&d.to_bytes()));
     assert!(e.to_string().contains("reverse edge"), "{e}");
 
     let mut d = small();
     d.facts[0].object = 999;
     assert!(matches!(
-        Index::from_bytes(&d.to_bytes()),
-        Err(Error::InvalidIndex { field: "facts", .. })
+        problem(Index::from_bytes(&d.to_bytes())),
+        FormatProblem::Invalid { field: "facts", .. }
     ));
 
     let mut d = small();
     d.header.encoder.dim = 31;
     assert!(matches!(
-        Index::from_bytes(&d.to_bytes()),
-        Err(Error::InvalidIndex {
+        problem(Index::from_bytes(&d.to_bytes())),
+        FormatProblem::Invalid {
             field: "phrase_vectors",
             ..
-        })
+        }
     ));
 
     // Every single-byte truncation of the payload with a re-sealed checksum decodes or errors cleanly.
@@ -202,7 +213,10 @@ fn atomic_write_replaces_whole_or_not_at_all() {
     }
     // A write into a directory that does not exist fails and leaves the good file untouched.
     let bad = dir.path().join("missing/dir/site.hipporag");
-    assert!(matches!(write_atomic(&bad, b"x"), Err(Error::Io { .. })));
+    assert!(matches!(
+        write_atomic(&bad, b"x"),
+        Err(hipporag_indexer::Error::Io { .. })
+    ));
     assert_eq!(std::fs::read(&path).unwrap(), good);
     // No temporary file is left behind.
     let names: Vec<_> = std::fs::read_dir(dir.path())
@@ -210,4 +224,22 @@ fn atomic_write_replaces_whole_or_not_at_all() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
+}
+
+#[test]
+fn format_errors_name_their_source_and_kind() {
+    let mut flipped = small().to_bytes();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x40;
+    let e = Index::from_bytes(&flipped)
+        .unwrap_err()
+        .in_source("site/_hipporag/index.hipporag");
+    assert_eq!(e.kind(), "format.checksum");
+    assert!(
+        e.to_string()
+            .starts_with("site/_hipporag/index.hipporag: index corrupt: payload Adler-32"),
+        "{e}"
+    );
+    let e = Index::from_bytes(b"<!doctype html>").unwrap_err();
+    assert_eq!(e.kind(), "format.magic");
 }

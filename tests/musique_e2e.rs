@@ -1,17 +1,17 @@
 //! End to end on the real MuSiQue set: corpus + GPT-3.5 OpenIE → index bytes → retrieval →
-//! recall@k, plus the fixtures (index bytes, native rankings) that `tests/wasm.rs` replays in
-//! WebAssembly to prove both sides rank identically.
+//! recall@k. (`examples/wasm_fixture.rs` writes the index and the native rankings that
+//! `tests/wasm.rs` replays in WebAssembly.)
 
 mod common;
 
-use common::{data, fixture};
-use hipporag_wasm::corpus::read_corpus;
+use common::data;
+use hipporag_indexer::corpus::read_corpus;
+use hipporag_indexer::eval::{evaluate, load_questions};
+use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
+use hipporag_indexer::openie::import_openie;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::eval::{evaluate, load_questions};
-use hipporag_wasm::graph::{BuildOptions, build_index};
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::openie::import_openie;
-use hipporag_wasm::retriever::{Mode, PprMethod, QueryInput, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{Mode, PprMethod, RetrieveOptions, Retriever};
 use hipporag_wasm::vectors::Quantization;
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
@@ -24,13 +24,14 @@ fn build(q: Quantization) -> IndexData {
         fact_vectors: true,
         ..Default::default()
     };
-    build_index(corpus, &docs, &HashedNgramEncoder::default(), &opts, &())
+    GraphBuilder::from_openie(corpus, &docs)
+        .and_then(|g| g.build(&HashedNgramEncoder::default(), &opts, &()))
         .unwrap()
         .0
 }
 
 #[test]
-fn musique_index_is_deterministic_ranks_multi_hop_and_writes_wasm_fixtures() {
+fn musique_index_is_deterministic_and_ranks_multi_hop() {
     let data_a = build(Quantization::Int8);
     let bytes = data_a.to_bytes();
     assert_eq!(
@@ -47,7 +48,7 @@ fn musique_index_is_deterministic_ranks_multi_hop_and_writes_wasm_fixtures() {
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
     assert_eq!(questions.len(), 100);
     assert!(questions.iter().all(|q| (2..=4).contains(&q.gold.len())));
-    let (table, runs) = evaluate(
+    let (table, _) = evaluate(
         &r,
         &enc,
         &questions,
@@ -64,50 +65,6 @@ fn musique_index_is_deterministic_ranks_multi_hop_and_writes_wasm_fixtures() {
     // n-grams it measures R@5 0.295: above dense (passage nodes + facts add evidence), below
     // hipporag1's exact-match entities. (With MiniLM the order changes; see README.)
     assert!(hippo2.recall[1] > dense.recall[1], "{table:?}");
-
-    // Fixtures for the wasm test: the bytes and what the native side returned for every question.
-    std::fs::write(fixture("musique.idx"), &bytes).unwrap();
-    let dim = r.index().dim();
-    let expected: Vec<serde_json::Value> = questions
-        .iter()
-        .zip(&runs[1])
-        .map(|(q, run)| {
-            let mut texts = vec![q.question.as_str()];
-            texts.extend(run.entities.iter().map(String::as_str));
-            let e = enc.encode(&texts).unwrap();
-            let input = QueryInput {
-                entities: &run.entities,
-                embeddings: &e[dim..],
-                query_embedding: Some(&e[..dim]),
-                fact_ids: None,
-            };
-            let run_mode = |mode| {
-                let opts = RetrieveOptions {
-                    top_k: 10,
-                    mode,
-                    ..Default::default()
-                };
-                r.retrieve(&input, &opts).unwrap()
-            };
-            let res = run_mode(Mode::HippoRag1);
-            let res2 = run_mode(Mode::HippoRag2);
-            serde_json::json!({
-                "question": q.question,
-                "entities": run.entities,
-                "ids": res.passages.iter().map(|p| p.id).collect::<Vec<_>>(),
-                // Bit patterns: the comparison in wasm is exact, with no decimal round trip.
-                "score_bits": res.passages.iter().map(|p| p.score.to_bits()).collect::<Vec<_>>(),
-                "ids2": res2.passages.iter().map(|p| p.id).collect::<Vec<_>>(),
-                "score_bits2": res2.passages.iter().map(|p| p.score.to_bits()).collect::<Vec<_>>(),
-                "gold": q.gold,
-            })
-        })
-        .collect();
-    std::fs::write(
-        fixture("musique_expected.json"),
-        serde_json::to_vec(&expected).unwrap(),
-    )
-    .unwrap();
 }
 
 #[test]
@@ -140,32 +97,21 @@ fn int8_embeddings_cost_little_recall_against_f32() {
 fn push_ppr_returns_the_exact_top5_on_the_musique_questions() {
     let r = Retriever::from_bytes(&build(Quantization::Int8).to_bytes()).unwrap();
     let enc = HashedNgramEncoder::default();
-    let dim = r.index().dim();
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
-    let prepared: Vec<(Vec<String>, Vec<f32>)> = questions
+    let prepared: Vec<_> = questions
         .iter()
-        .map(|q| {
-            let ents = r.extract_entities(&q.question);
-            let mut t = vec![q.question.as_str()];
-            t.extend(ents.iter().map(String::as_str));
-            (ents.clone(), enc.encode(&t).unwrap())
-        })
+        .map(|q| r.prepare_query(&q.question, None, &enc).unwrap())
         .collect();
     let default_eps = RetrieveOptions::default().push_epsilon;
     for mode in [Mode::HippoRag1, Mode::HippoRag2] {
         for eps in [1e-6, default_eps, 1e-8] {
             let mut same = 0;
-            for (ents, e) in &prepared {
-                let q = QueryInput {
-                    entities: ents,
-                    embeddings: &e[dim..],
-                    query_embedding: Some(&e[..dim]),
-                    fact_ids: None,
-                };
+            for query in &prepared {
+                let q = query.input();
                 let top = |ppr| {
                     let o = RetrieveOptions {
                         mode,
-                        ppr,
+                        ppr_method: ppr,
                         push_epsilon: eps,
                         ..Default::default()
                     };

@@ -1,11 +1,14 @@
 //! The wasm side of the end-to-end test (runs under `wasm-bindgen-test-runner` in Node).
 //!
-//! It loads the very index bytes that `tests/musique_e2e.rs` built natively
+//! It loads the very index bytes that `examples/wasm_fixture.rs` built natively
 //! (`target/fixtures/musique.idx`), extracts entities and encodes them in wasm, and must return
 //! exactly the native rankings and scores for all 100 MuSiQue questions. It also drives the
 //! JS-facing API (`Retriever.fromBytes`, `retrieve` with a plain object and Float32Arrays) and
 //! checks that corrupt bytes throw JS `Error`s with clear messages.
 #![cfg(target_arch = "wasm32")]
+
+#[path = "cases/normalize.rs"]
+mod normalize_cases;
 
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
@@ -78,18 +81,23 @@ fn wasm_ranks_all_100_questions_exactly_as_native() {
     );
 }
 
-fn error_message(v: JsValue) -> String {
-    v.dyn_into::<js_sys::Error>()
+/// The `message` and `kind` of a thrown JS `Error`.
+fn error_of(v: JsValue) -> (String, String) {
+    let kind = Reflect::get(&v, &"kind".into())
+        .ok()
+        .and_then(|k| k.as_string())
+        .unwrap_or_default();
+    let message = v
+        .dyn_into::<js_sys::Error>()
         .map(|e| String::from(e.message()))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    (message, kind)
 }
 
 #[wasm_bindgen_test]
 fn js_api_round_trip_and_errors() {
-    let r = WasmRetriever::from_bytes(INDEX.to_vec())
-        .map_err(JsValue::from)
-        .unwrap();
-    let info = r.info().map_err(JsValue::from).unwrap();
+    let r = WasmRetriever::from_bytes(INDEX.to_vec()).unwrap();
+    let info = r.info().unwrap();
     let enc = Reflect::get(&info, &"encoder".into()).unwrap();
     assert_eq!(
         Reflect::get(&enc, &"id".into())
@@ -103,9 +111,7 @@ fn js_api_round_trip_and_errors() {
     let entities = r.extract_entities(question);
     let mut texts = vec![question.to_string()];
     texts.extend(entities.iter().cloned());
-    let emb = hipporag_wasm::wasm::hashed_ngram_encode(texts, 384)
-        .map_err(JsValue::from)
-        .unwrap();
+    let emb = hipporag_wasm::wasm::hashed_ngram_encode(texts, 384).unwrap();
     let dim = 384u32;
     let req = Object::new();
     let arr = Array::new();
@@ -116,10 +122,7 @@ fn js_api_round_trip_and_errors() {
     Reflect::set(&req, &"embeddings".into(), &emb.subarray(dim, emb.length())).unwrap();
     Reflect::set(&req, &"queryEmbedding".into(), &emb.subarray(0, dim)).unwrap();
     Reflect::set(&req, &"topK".into(), &JsValue::from(3)).unwrap();
-    let res = r
-        .retrieve(req.clone().into())
-        .map_err(JsValue::from)
-        .unwrap();
+    let res = r.retrieve(req.clone().into()).unwrap();
     let passages = Array::from(&Reflect::get(&res, &"passages".into()).unwrap());
     assert_eq!(passages.length(), 3);
     let titles: Vec<String> = passages
@@ -145,35 +148,52 @@ fn js_api_round_trip_and_errors() {
         &Float32Array::new_with_length(7),
     )
     .unwrap();
-    let msg = error_message(r.retrieve(req.into()).map_err(JsValue::from).err().unwrap());
+    let (msg, kind) = error_of(r.retrieve(req.clone().into()).err().unwrap());
+    assert_eq!(kind, "dimension");
     assert!(
         msg.contains("hashed-ngram-v1") && msg.contains("got 7"),
         "{msg}"
     );
+    // A malformed option → a request error naming what was expected.
+    Reflect::set(&req, &"mode".into(), &"hipporag3".into()).unwrap();
+    let (msg, kind) = error_of(r.retrieve(req.into()).err().unwrap());
+    assert_eq!(kind, "request");
+    assert!(
+        msg.contains("hipporag3") && msg.contains("hipporag1"),
+        "{msg}"
+    );
 
     // Corrupt bytes → distinct JS Errors.
-    let msg = error_message(
+    let (msg, kind) = error_of(
         WasmRetriever::from_bytes(b"<!DOCTYPE html>".to_vec())
-            .map_err(JsValue::from)
             .err()
             .unwrap(),
     );
+    assert_eq!(kind, "format.magic");
     assert!(msg.contains("not a hipporag index"), "{msg}");
-    let msg = error_message(
+    let (msg, kind) = error_of(
         WasmRetriever::from_bytes(INDEX[..INDEX.len() / 2].to_vec())
-            .map_err(JsValue::from)
             .err()
             .unwrap(),
     );
+    assert_eq!(kind, "format.truncated");
     assert!(msg.contains("truncated"), "{msg}");
     let mut flipped = INDEX.to_vec();
     let mid = flipped.len() / 2;
     flipped[mid] ^= 1;
-    let msg = error_message(
-        WasmRetriever::from_bytes(flipped)
-            .map_err(JsValue::from)
-            .err()
-            .unwrap(),
-    );
+    let (msg, kind) = error_of(WasmRetriever::from_bytes(flipped).err().unwrap());
+    assert_eq!(kind, "format.checksum");
     assert!(msg.contains("corrupt"), "{msg}");
+}
+
+/// NFKD comes from the JS engine in wasm: the keys must be the native ones.
+#[wasm_bindgen_test]
+fn phrase_keys_in_the_js_engine_equal_the_native_ones() {
+    for (input, want) in normalize_cases::CASES {
+        assert_eq!(
+            hipporag_wasm::normalize::normalize_phrase(input),
+            *want,
+            "{input:?}"
+        );
+    }
 }

@@ -1,6 +1,8 @@
-// Assembles the static site: bundles the page and its Web Worker with esbuild (d3-force and
-// pkg/ included), copies the wasm module and every index that exists, and writes corpora.json,
-// the manifest the page builds its corpus list from.
+// Assembles the static site: bundles the page and its Web Worker with esbuild (d3-force, pkg/
+// and the two modules the demo shares with a site's /_hipporag/ UI: www/site/hipporag-dom.js,
+// h(), and www/site/hipporag-encoders.js, the encoder registry), copies the wasm module and
+// every index that exists, and writes corpora.json, the manifest the page builds its corpus
+// list from.
 //
 //   node www/build.mjs --out out/www --indexes out --data ../shared/data
 //
@@ -46,11 +48,13 @@ const minilmWasm = join(root, "pkg", "minilm", "hipporag_minilm_bg.wasm");
 const modelDir = process.env.HIPPORAG_MODEL_DIR ?? join(process.env.HOME ?? "", ".cache", "hipporag-wasm", "all-MiniLM-L6-v2");
 function copyMiniLm() {
   if (!existsSync(minilmWasm)) return `${minilmWasm} is missing (./build.sh build)`;
-  for (const f of ["model.safetensors", "tokenizer.json", "config.json"]) if (!existsSync(join(modelDir, f))) return `${join(modelDir, f)} is missing (./build.sh model)`;
+  for (const f of ["model.safetensors", "tokenizer.json", "config.json"])
+    if (!existsSync(join(modelDir, f))) return `${join(modelDir, f)} is missing (./build.sh model)`;
   mkdirSync(join(out, "minilm"), { recursive: true });
   mkdirSync(join(out, "models", "all-MiniLM-L6-v2"), { recursive: true });
   copyFileSync(minilmWasm, join(out, "minilm", "hipporag_minilm_bg.wasm"));
-  for (const f of ["model.safetensors", "tokenizer.json", "config.json"]) copyFileSync(join(modelDir, f), join(out, "models", "all-MiniLM-L6-v2", f));
+  for (const f of ["model.safetensors", "tokenizer.json", "config.json"])
+    copyFileSync(join(modelDir, f), join(out, "models", "all-MiniLM-L6-v2", f));
   return null;
 }
 let minilmCopied = null; // null: not needed yet; true: copied; string: why not
@@ -73,7 +77,14 @@ for (const c of JSON.parse(readFileSync(join(www, "corpora.json"), "utf8"))) {
   chmodSync(join(out, "indexes", c.index), 0o644); // `hipporag index` writes 0600 (a temporary file renamed)
   const questions = JSON.parse(readFileSync(join(args.data, c.questions), "utf8"));
   const examples = [...(c.extraExamples ?? []), ...questions.slice(0, c.examples).map((q) => q.question)];
-  corpora.push({ id: c.id, name: c.name, description: c.description, index: `indexes/${c.index}`, bytes: statSync(src).size, examples: [...new Set(examples)] });
+  corpora.push({
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    index: `indexes/${c.index}`,
+    bytes: statSync(src).size,
+    examples: [...new Set(examples)],
+  });
 }
 writeFileSync(join(out, "corpora.json"), JSON.stringify({ corpora }, null, 2) + "\n");
 const size = (f) => statSync(join(out, f)).size;

@@ -40,7 +40,10 @@ export async function fetchBytes(url, onProgress) {
   }
   const out = new Uint8Array(loaded);
   let off = 0;
-  for (const c of chunks) { out.set(c, off); off += c.length; }
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
   return out;
 }
 
@@ -75,7 +78,9 @@ export class HippoRAG {
     this.info = retriever.info;
     this.encode = encode ?? builtinEncoder(this.info);
     if (!this.encode) {
-      throw new Error(`this index was built with the encoder "${this.info.encoder.id}" (dim ${this.info.encoder.dim}); pass an encode() function for it`);
+      throw new Error(
+        `this index was built with the encoder "${this.info.encoder.id}" (dim ${this.info.encoder.dim}); pass an encode() function for it`,
+      );
     }
     this.extractEntities = extractEntities ?? null;
     this.filterFacts = filterFacts ?? null;
@@ -90,14 +95,18 @@ export class HippoRAG {
   async search(question, { topK = 5, mode, entities, linkingTopK = 5 } = {}) {
     const t0 = performance.now();
     const needsEntities = mode !== "hipporag2" && mode !== "dense";
-    const ents = !needsEntities ? [] : entities ?? (this.extractEntities ? await this.extractEntities(question) : this.retriever.extractEntities(question));
+    const ents = !needsEntities
+      ? []
+      : (entities ?? (this.extractEntities ? await this.extractEntities(question) : this.retriever.extractEntities(question)));
     const dim = this.info.encoder.dim;
     const texts = [question, ...ents];
     const t1 = performance.now();
     const emb = await this.encode(texts);
     const t2 = performance.now();
     if (!(emb instanceof Float32Array) || emb.length !== texts.length * dim) {
-      throw new Error(`encode() returned ${emb?.length} values for ${texts.length} texts; the index's encoder "${this.info.encoder.id}" needs ${texts.length} × ${dim} in a Float32Array`);
+      throw new Error(
+        `encode() returned ${emb?.length} values for ${texts.length} texts; the index's encoder "${this.info.encoder.id}" needs ${texts.length} × ${dim} in a Float32Array`,
+      );
     }
     const queryEmbedding = emb.subarray(0, dim);
     let factIds;

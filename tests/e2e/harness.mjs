@@ -29,7 +29,9 @@ export const CHROMIUM_FLAGS = [
 /** Starts `python3 -m http.server --bind 127.0.0.1 0` on the site; resolves to {origin, stop}. */
 export function serve(dir = site) {
   if (!existsSync(join(dir, "index.html"))) throw new Error(`${dir}/index.html is missing: run ./build.sh site first`);
-  const proc = spawn("python3", ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", dir, "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn("python3", ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", dir, "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let buf = "";
     const timer = setTimeout(() => reject(new Error(`http.server did not start: ${buf}`)), 15000);

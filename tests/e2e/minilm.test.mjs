@@ -34,7 +34,14 @@ test("all-MiniLM-L6-v2 in the page: HippoRAG 2 recall@5 as native, above dense, 
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${env.server.origin}/?corpus=musique_train_minilm`);
   await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
-  assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText().catch(() => ""));
+  assert.equal(
+    await page.getAttribute("body", "data-state"),
+    "ready",
+    await page
+      .locator("#error")
+      .innerText()
+      .catch(() => ""),
+  );
   assert.match(await page.locator("body").innerText(), /sentence-transformers\/all-MiniLM-L6-v2/);
   assert.ok(requests.includes(`GET ${env.server.origin}/models/all-MiniLM-L6-v2/model.safetensors`), requests.join("\n"));
   assert.ok(requests.includes(`GET ${env.server.origin}/minilm/hipporag_minilm_bg.wasm`), requests.join("\n"));
@@ -60,7 +67,13 @@ test("all-MiniLM-L6-v2 in the page: HippoRAG 2 recall@5 as native, above dense, 
   const native = JSON.parse(
     execFileSync(
       join(root, "target", "release", "hipporag"),
-      ["eval", join(site, "indexes", "musique_train_minilm.hipporag"), "--questions", join(data, "musique_train", "musique_train.json"), "--json"],
+      [
+        "eval",
+        join(site, "indexes", "musique_train_minilm.hipporag"),
+        "--questions",
+        join(data, "musique_train", "musique_train.json"),
+        "--json",
+      ],
       { encoding: "utf8" },
     ),
   );

@@ -39,7 +39,7 @@ async function ask(page, question, { type = false } = {}) {
   } else await page.locator("#q").fill(question);
   await page.locator("#q").press("Enter");
   await page.waitForSelector(`#stats[data-seq="${seq}"]`, { timeout: 30000 });
-  const ids = (await page.locator("#results article.passage").evaluateAll((els) => els.map((e) => Number(e.dataset.id))));
+  const ids = await page.locator("#results article.passage").evaluateAll((els) => els.map((e) => Number(e.dataset.id)));
   const ms = Number(await page.locator("#stats").getAttribute("data-query-ms"));
   return { ids, ms };
 }
@@ -51,7 +51,10 @@ test("a typed MuSiQue question: gold passage in the top 5, explanation and activ
   const { ids } = await ask(page, q.question, { type: true });
   assert.equal(ids.length, 5);
   const gold = goldIds(q, CORPUS);
-  assert.ok(gold.some((g) => g.some((id) => ids.includes(id))), `no gold passage of ${JSON.stringify(q.question)} in ${ids}`);
+  assert.ok(
+    gold.some((g) => g.some((id) => ids.includes(id))),
+    `no gold passage of ${JSON.stringify(q.question)} in ${ids}`,
+  );
 
   // The passage cards: title, score, highlighted phrases.
   const first = page.locator("#results article.passage").first();
@@ -84,7 +87,10 @@ test("a typed MuSiQue question: gold passage in the top 5, explanation and activ
 async function nodeSideEdgeCount(question) {
   const { HippoRAG } = await import(join(root, "pkg", "hipporag.js"));
   const { activatedPhrases } = await import(join(root, "www", "src", "activated.js"));
-  const rag = await HippoRAG.load({ index: new Uint8Array(readFileSync(join(site, "indexes", "musique_train.hipporag"))), wasm: readFileSync(join(root, "pkg", "hipporag_wasm_bg.wasm")) });
+  const rag = await HippoRAG.load({
+    index: new Uint8Array(readFileSync(join(site, "indexes", "musique_train.hipporag"))),
+    wasm: readFileSync(join(root, "pkg", "hipporag_wasm_bg.wasm")),
+  });
   const res = await rag.search(question, { topK: 5 });
   const edges = rag.retriever.subgraph(Uint32Array.from(activatedPhrases(res).keys()));
   assert.ok(edges.every((e) => e.source < e.target && (e.kind === "synonymy") === (e.facts.length === 0)));
@@ -104,7 +110,10 @@ test("100 MuSiQue questions in the browser: recall@5 equals native eval, no requ
   // Loading fetched the site's own files only, the worker's included (so the listener sees them).
   assert.ok(requests.includes(`GET ${env.server.origin}/indexes/musique_train.hipporag`), requests.join("\n"));
   assert.ok(requests.includes(`GET ${env.server.origin}/hipporag_wasm_bg.wasm`), requests.join("\n"));
-  assert.ok(requests.every((r) => r.startsWith(`GET ${env.server.origin}/`)), requests.join("\n"));
+  assert.ok(
+    requests.every((r) => r.startsWith(`GET ${env.server.origin}/`)),
+    requests.join("\n"),
+  );
   const loadRequests = requests.length;
   await page.evaluate(() => {
     window.__longTasks = [];
@@ -122,13 +131,18 @@ test("100 MuSiQue questions in the browser: recall@5 equals native eval, no requ
   const longTasks = await page.evaluate(() => window.__longTasks);
   assert.deepEqual(requests.slice(loadRequests), [], "answering 100 questions made no network request at all");
   const native = JSON.parse(
-    execFileSync(join(root, "target", "release", "hipporag"), ["eval", join(site, "indexes", "musique_train.hipporag"), "--questions", join(data, "musique_train", "musique_train.json"), "--json"], { encoding: "utf8" }),
+    execFileSync(
+      join(root, "target", "release", "hipporag"),
+      ["eval", join(site, "indexes", "musique_train.hipporag"), "--questions", join(data, "musique_train", "musique_train.json"), "--json"],
+      { encoding: "utf8" },
+    ),
   );
   assert.equal(recall, native.find((r) => r.mode === "hipporag1").recall[1], "browser recall@5 = native `hipporag eval`");
   assert.deepEqual(errors, []);
   const figures = {
     browser: await env.browser.version(),
-    indexBytes: (await page.evaluate(() => fetch("corpora.json").then((r) => r.json()))).corpora.find((c) => c.id === "musique_train").bytes,
+    indexBytes: (await page.evaluate(() => fetch("corpora.json").then((r) => r.json()))).corpora.find((c) => c.id === "musique_train")
+      .bytes,
     indexLoadMs,
     indexParseMs,
     pageReadyMs: totalLoadMs,
@@ -155,7 +169,10 @@ test("the method menu: HippoRAG 2 (linked facts) and the dense baseline", async 
   const gold = goldIds(q, CORPUS);
   await page.selectOption("#mode", "hipporag2");
   let { ids } = await ask(page, q.question);
-  assert.ok(gold.some((g) => g.some((id) => ids.includes(id))), `HippoRAG 2: no gold passage in ${ids}`);
+  assert.ok(
+    gold.some((g) => g.some((id) => ids.includes(id))),
+    `HippoRAG 2: no gold passage in ${ids}`,
+  );
   assert.match(await page.locator("#x-step1").innerText(), /linked facts/);
   assert.ok((await page.locator("#x-entities ol.facts li").count()) >= 1);
   assert.ok((await page.locator("#x-graph svg line.edge.triple").count()) >= 1);
@@ -191,11 +208,14 @@ async function expectError(page, kind, pattern) {
 }
 
 test("a corrupt index: a clear message on the page", async () => {
-  const { page, context } = await open("/?corpus=musique_train", withIndex((b) => {
-    const c = b.slice();
-    c[Math.floor(c.length / 2)] ^= 0x5a;
-    return c;
-  }));
+  const { page, context } = await open(
+    "/?corpus=musique_train",
+    withIndex((b) => {
+      const c = b.slice();
+      c[Math.floor(c.length / 2)] ^= 0x5a;
+      return c;
+    }),
+  );
   await expectError(page, "index", /index corrupt: payload Adler-32 is 0x[0-9a-f]{8}, the header says 0x[0-9a-f]{8}/);
   assert.match(await page.locator("#error h2").innerText(), /index could not be loaded/);
   await page.screenshot({ path: join(outDir, "corrupt_index.png"), fullPage: true });
@@ -215,18 +235,56 @@ test("a truncated, a missing and a non-index file: clear messages", async () => 
 });
 
 test("an index built with an encoder the page does not have: a clear message", async () => {
-  const { page, context } = await open("/?corpus=musique_train", withIndex((b) => {
-    // Rename the header's encoder id (the payload's first string) and fix the checksum: a valid
-    // index whose query encoder this page cannot run.
-    const c = b.slice();
-    const id = new TextEncoder().encode("hashed-ngram-v1");
-    const at = c.subarray(24, 64).findIndex((_, i, a) => id.every((x, k) => a[i + k] === x)) + 24;
-    assert.ok(at >= 24, "encoder id found in the header");
-    c[at + id.length - 1] = "9".charCodeAt(0);
-    new DataView(c.buffer).setUint32(20, adler32(c.subarray(24)), true);
-    return c;
-  }));
-  await expectError(page, "encoder", /built with the encoder "hashed-ngram-v9" \(dim 384\), which this page cannot run; it has: "hashed-ngram-v1"/);
+  const { page, context } = await open(
+    "/?corpus=musique_train",
+    withIndex((b) => {
+      // Rename the header's encoder id (the payload's first string) and fix the checksum: a valid
+      // index whose query encoder this page cannot run.
+      const c = b.slice();
+      const id = new TextEncoder().encode("hashed-ngram-v1");
+      const at = c.subarray(24, 64).findIndex((_, i, a) => id.every((x, k) => a[i + k] === x)) + 24;
+      assert.ok(at >= 24, "encoder id found in the header");
+      c[at + id.length - 1] = "9".charCodeAt(0);
+      new DataView(c.buffer).setUint32(20, adler32(c.subarray(24)), true);
+      return c;
+    }),
+  );
+  await expectError(
+    page,
+    "encoder",
+    /built with the encoder "hashed-ngram-v9" \(dim 384\), which this page cannot run; it has: "hashed-ngram-v1"/,
+  );
+  await context.close();
+});
+
+test("the worker protocol: an unknown message is answered with an error, in both directions", async () => {
+  const { page, context, errors } = await open("/?corpus=musique_train");
+  assert.equal(await page.getAttribute("body", "data-state"), "ready");
+  const [worker] = page.workers();
+  assert.ok(worker, "the page runs its Web Worker");
+  // page → worker: the real worker's dispatch answers a type it has no handler for.
+  const reply = await worker.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const post = self.postMessage;
+        self.postMessage = (m) => {
+          self.postMessage = post;
+          resolve(m);
+        };
+        self.onmessage({ data: { type: "reticulate", seq: 1 } });
+      }),
+  );
+  assert.equal(reply.type, "error");
+  assert.equal(reply.kind, "protocol");
+  assert.match(reply.message, /unknown message type "reticulate"; expected one of "load", "search"/);
+  // The worker goes on answering.
+  const { ids } = await ask(page, QUESTIONS[0].question);
+  assert.equal(ids.length, 5);
+  // worker → page: the page shows a message it has no handler for as an error.
+  await worker.evaluate(() => self.postMessage({ type: "reticulate" }));
+  await page.waitForSelector("body[data-state=error]", { timeout: 10000 });
+  await expectError(page, "protocol", /unknown message type "reticulate"; expected one of "progress", "loaded", "result", "error"/);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
@@ -260,8 +318,14 @@ test("the paper's case study, chosen from the corpus menu: the page ranks as the
   const question = "Which Stanford professor works on the neuroscience of Alzheimer's?";
   const { ids } = await ask(page, question, { type: true });
   const indexPath = join(site, "indexes", "case_study_university.hipporag");
-  const native = JSON.parse(execFileSync(join(root, "target", "release", "hipporag"), ["query", indexPath, question, "--json"], { encoding: "utf8" }));
-  assert.deepEqual(ids, native.passages.map((p) => p.id), "browser top 5 = native top 5");
+  const native = JSON.parse(
+    execFileSync(join(root, "target", "release", "hipporag"), ["query", indexPath, question, "--json"], { encoding: "utf8" }),
+  );
+  assert.deepEqual(
+    ids,
+    native.passages.map((p) => p.id),
+    "browser top 5 = native top 5",
+  );
   assert.ok((await page.locator("#x-seeds tbody tr").count()) >= 1);
   assert.ok((await page.locator("#x-graph svg g.node").count()) > 0);
   await page.screenshot({ path: join(outDir, "case_study_university.png"), fullPage: true });
@@ -271,7 +335,9 @@ test("the paper's case study, chosen from the corpus menu: the page ranks as the
   const uni = JSON.parse(readFileSync(join(data, "case_studies", "case_study_university_corpus.json"), "utf8"));
   const gold = new Set(cs.gold_docs.map((i) => uni[i].title));
   const titles = ids.map((i) => uni[i].title);
-  console.log(`case_study_university: top 5 ${JSON.stringify(titles)}; gold passages (${[...gold].join(", ")}) in the top 5: ${titles.filter((x) => gold.has(x)).length}`);
+  console.log(
+    `case_study_university: top 5 ${JSON.stringify(titles)}; gold passages (${[...gold].join(", ")}) in the top 5: ${titles.filter((x) => gold.has(x)).length}`,
+  );
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -20,7 +20,10 @@ const EXCLUDE = ["genindex*.html", "contents.html", "py-modindex.html"];
 const QUESTIONS = [
   { q: "How do I create a virtual environment with the venv module?", pages: ["/tutorial/venv.html", "/library/venv.html"] },
   { q: "How do I serialize objects with the pickle module?", pages: ["/tutorial/inputoutput.html", "/library/pickle.html"] },
-  { q: "How do I format strings with f-strings and the str.format() method?", pages: ["/tutorial/inputoutput.html", "/library/stdtypes.html"] },
+  {
+    q: "How do I format strings with f-strings and the str.format() method?",
+    pages: ["/tutorial/inputoutput.html", "/library/stdtypes.html"],
+  },
 ];
 let build;
 const env = servedSite({
@@ -30,15 +33,22 @@ const env = servedSite({
     rmSync(dir, { recursive: true, force: true });
     cpSync(DOCS, dir, { recursive: true, dereference: true });
     const t = performance.now();
-    const out = execFileSync(join(root, "target", "release", "hipporag"), ["site", dir, "--json", ...EXCLUDE.flatMap((g) => ["--exclude", g])], {
-      encoding: "utf8",
-      env: { ...process.env, RUST_LOG: "warn" },
-    });
+    const out = execFileSync(
+      join(root, "target", "release", "hipporag"),
+      ["site", dir, "--json", ...EXCLUDE.flatMap((g) => ["--exclude", g])],
+      {
+        encoding: "utf8",
+        env: { ...process.env, RUST_LOG: "warn" },
+      },
+    );
     build = { ...JSON.parse(out), wallMs: performance.now() - t };
     // What a site owner adds to a page: one element, one script.
     const page = join(dir, "index.html");
     const html = readFileSync(page, "utf8");
-    writeFileSync(page, html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'));
+    writeFileSync(
+      page,
+      html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'),
+    );
   },
 });
 
@@ -64,7 +74,10 @@ test("Python's docs: questions spanning two pages return both, from the default 
     const urls = await page.locator("#hipporag-search li.hipporag-result").evaluateAll((els) => els.map((e) => e.dataset.url));
     const got = urls.map((u) => u.split("#")[0]);
     for (const p of pages) assert.ok(got.includes(p), `${JSON.stringify(q)}: ${p} not in ${JSON.stringify(got)}`);
-    assert.ok(urls.every((u) => /\.html#./.test(u)), `results link to url#anchor: ${urls}`);
+    assert.ok(
+      urls.every((u) => /\.html#./.test(u)),
+      `results link to url#anchor: ${urls}`,
+    );
   }
   // The explanation toggle.
   await page.locator("#hipporag-search details.hipporag-why summary").click();
@@ -76,26 +89,32 @@ test("Python's docs: questions spanning two pages return both, from the default 
   assert.equal(resp.status(), 200);
 
   // The JS API, as a site drawing its own UI uses it; query latency over the questions.
-  const api = await page.evaluate(async (qs) => {
-    const h = await import("/_hipporag/hipporag-site.js");
-    await h.init();
-    const times = [];
-    for (let r = 0; r < 5; r++)
-      for (const q of qs) {
-        const t = performance.now();
-        await h.search(q);
-        times.push(performance.now() - t);
-      }
-    const s = await h.search(qs[0]);
-    const d = await s.results[0].data();
-    const [superseded, latest] = await Promise.all([h.debouncedSearch(qs[1], {}, 50), h.debouncedSearch(qs[2], {}, 50)]);
-    return { times, first: d, superseded, latestCount: latest?.results.length };
-  }, QUESTIONS.map((x) => x.q));
+  const api = await page.evaluate(
+    async (qs) => {
+      const h = await import("/_hipporag/hipporag-site.js");
+      await h.init();
+      const times = [];
+      for (let r = 0; r < 5; r++)
+        for (const q of qs) {
+          const t = performance.now();
+          await h.search(q);
+          times.push(performance.now() - t);
+        }
+      const s = await h.search(qs[0]);
+      const d = await s.results[0].data();
+      const [superseded, latest] = await Promise.all([h.debouncedSearch(qs[1], {}, 50), h.debouncedSearch(qs[2], {}, 50)]);
+      return { times, first: d, superseded, latestCount: latest?.results.length };
+    },
+    QUESTIONS.map((x) => x.q),
+  );
   assert.ok(api.first.url && api.first.title && api.first.excerpt.length > 0 && Array.isArray(api.first.contributions));
   assert.equal(api.superseded, null, "a superseded debounced search resolves to null");
   assert.ok(api.latestCount > 0);
   assert.deepEqual(errors, []);
-  assert.ok(requests.every((u) => u.startsWith(env.server.origin)), "only the site's own files");
+  assert.ok(
+    requests.every((u) => u.startsWith(env.server.origin)),
+    "only the site's own files",
+  );
 
   const out = join(dir, "_hipporag");
   const indexFile = readdirSync(out).find((f) => f.startsWith("index."));

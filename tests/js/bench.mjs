@@ -39,7 +39,9 @@ const maxIterations = Number(o["max-iterations"]);
 const pkg = resolve(o.pkg);
 const [indexPath, questionsPath] = positionals;
 if (!indexPath || !questionsPath) {
-  console.error("usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS");
+  console.error(
+    "usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS",
+  );
   process.exit(2);
 }
 
@@ -81,12 +83,13 @@ for (const mode of modes) {
     const timed = reqs.filter((q, i) => !top[i].fallback);
     const times = [];
     let iterations = 0;
-    for (let rep = 0; rep < repeats; rep++) for (const q of timed) {
-      const t = performance.now();
-      const res = r.retrieve(q);
-      times.push(performance.now() - t);
-      iterations += res.pprIterations;
-    }
+    for (let rep = 0; rep < repeats; rep++)
+      for (const q of timed) {
+        const t = performance.now();
+        const res = r.retrieve(q);
+        times.push(performance.now() - t);
+        iterations += res.pprSteps;
+      }
     results[mode][ppr] = {
       questions: qs.length,
       timed: timed.length,
@@ -114,12 +117,19 @@ if (json) {
 } else {
   const mb = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
   const c = r.info.counts;
-  console.log(`\n${indexPath}: ${(bytes.length / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges`);
+  console.log(
+    `\n${indexPath}: ${(bytes.length / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges`,
+  );
   console.log("| wasm in Node | median | p90 |");
   console.log("|---|---|---|");
   console.log(`| Retriever.fromBytes (first ${loads[0].toFixed(1)} ms) | ${quantile(loads, 0.5).toFixed(1)} ms | |`);
-  for (const [mode, byMethod] of Object.entries(results)) for (const [ppr, s] of Object.entries(byMethod)) {
-    console.log(`| retrieve() ${mode}, ppr ${ppr}, ${s.timed} questions × ${repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`);
-  }
-  console.log(`| wasm memory: init / after first load / after ${loads.length} loads / after queries | ${mb(memInit)} / ${mb(memFirstLoad)} / ${mb(memLoads)} / ${mb(memQueries)} | |`);
+  for (const [mode, byMethod] of Object.entries(results))
+    for (const [ppr, s] of Object.entries(byMethod)) {
+      console.log(
+        `| retrieve() ${mode}, ppr ${ppr}, ${s.timed} questions × ${repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`,
+      );
+    }
+  console.log(
+    `| wasm memory: init / after first load / after ${loads.length} loads / after queries | ${mb(memInit)} / ${mb(memFirstLoad)} / ${mb(memLoads)} / ${mb(memQueries)} | |`,
+  );
 }

@@ -90,7 +90,8 @@ try {
         }
         const memLoads = memory();
         if (!last) return { load: { firstMs: loads[0] } };
-        if (r.info.encoder.id !== "hashed-ngram-v1") throw new Error(`encoder ${r.info.encoder.id}: this harness encodes with hashed-ngram-v1 only`);
+        if (r.info.encoder.id !== "hashed-ngram-v1")
+          throw new Error(`encoder ${r.info.encoder.id}: this harness encodes with hashed-ngram-v1 only`);
         const dim = r.info.encoder.dim;
         const qs = questions.map((q) => {
           const entities = r.extractEntities(q.question);
@@ -104,12 +105,19 @@ try {
           const reqs = qs.map((q) => ({ ...q, mode }));
           const timed = reqs.filter((q) => !r.retrieve(q).fallback); // also the warm-up
           const times = [];
-          for (let k = 0; k < repeats; k++) for (const q of timed) {
-            const t = performance.now();
-            r.retrieve(q);
-            times.push(performance.now() - t);
-          }
-          results[mode] = { timed: timed.length, fallbacks: qs.length - timed.length, repeats, medianMs: median(times), p90Ms: quantile(times, 0.9) };
+          for (let k = 0; k < repeats; k++)
+            for (const q of timed) {
+              const t = performance.now();
+              r.retrieve(q);
+              times.push(performance.now() - t);
+            }
+          results[mode] = {
+            timed: timed.length,
+            fallbacks: qs.length - timed.length,
+            repeats,
+            medianMs: median(times),
+            p90Ms: quantile(times, 0.9),
+          };
         }
         return {
           bytes: bytes.length,
@@ -138,14 +146,22 @@ if (json) {
 } else {
   const mb = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
   const c = out.counts;
-  console.log(`\n${indexPath}: ${(out.bytes / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges (Chromium ${out.browser})`);
+  console.log(
+    `\n${indexPath}: ${(out.bytes / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges (Chromium ${out.browser})`,
+  );
   console.log("| wasm in Chromium | median | p90 |");
   console.log("|---|---|---|");
   const fc = out.load.firstCallsMs;
-  console.log(`| Retriever.fromBytes, first call on a fresh page (${fc.length} pages; range ${fc[0].toFixed(1)}–${fc[fc.length - 1].toFixed(1)} ms) | ${out.load.firstMs.toFixed(1)} ms | |`);
+  console.log(
+    `| Retriever.fromBytes, first call on a fresh page (${fc.length} pages; range ${fc[0].toFixed(1)}–${fc[fc.length - 1].toFixed(1)} ms) | ${out.load.firstMs.toFixed(1)} ms | |`,
+  );
   console.log(`| Retriever.fromBytes, calls 2–5 | ${out.load.medianOfRestMs.toFixed(1)} ms | |`);
   for (const [mode, s] of Object.entries(out.modes)) {
-    console.log(`| retrieve() ${mode}, ppr auto, ${s.timed} questions × ${s.repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`);
+    console.log(
+      `| retrieve() ${mode}, ppr auto, ${s.timed} questions × ${s.repeats} (${s.fallbacks} dense fallbacks untimed) | ${s.medianMs.toFixed(2)} ms | ${s.p90Ms.toFixed(2)} ms |`,
+    );
   }
-  console.log(`| wasm memory: init / after 5 loads / after queries | ${mb(out.memory.initBytes)} / ${mb(out.memory.afterLoadsBytes)} / ${mb(out.memory.afterQueriesBytes)} | |`);
+  console.log(
+    `| wasm memory: init / after 5 loads / after queries | ${mb(out.memory.initBytes)} / ${mb(out.memory.afterLoadsBytes)} / ${mb(out.memory.afterQueriesBytes)} | |`,
+  );
 }

@@ -52,6 +52,8 @@ const gz = gzipSync(wasmBytes, { level: 9 }).length;
 console.log("| all-MiniLM-L6-v2 in wasm (Node " + process.version + ") | median |");
 console.log("|---|---|");
 console.log(`| module instantiate (${(raw / 1e6).toFixed(2)} MB wasm, ${(gz / 1e6).toFixed(2)} MB gzipped) | ${initMs.toFixed(0)} ms |`);
-console.log(`| model load (${(files[0].length / 1e6).toFixed(1)} MB safetensors + tokenizer + config), 3 runs | ${median(loads).toFixed(0)} ms |`);
+console.log(
+  `| model load (${(files[0].length / 1e6).toFixed(1)} MB safetensors + tokenizer + config), 3 runs | ${median(loads).toFixed(0)} ms |`,
+);
 console.log(`| encode a 5-entity query, ${repeats} runs | ${five.toFixed(1)} ms |`);
 console.log(`| encode one question, ${repeats} runs | ${one.toFixed(1)} ms |`);

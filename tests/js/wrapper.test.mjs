@@ -43,8 +43,13 @@ test("recall@5 over the 100 questions in JS equals the native `hipporag eval`", 
     sum += gold.filter((g) => byKey.get(g).some((id) => top.includes(id))).length / gold.length;
   }
   const js = sum / questions.length;
-  const native = JSON.parse(execFileSync(join(root, "target", "release", "hipporag"),
-    ["eval", indexPath, "--questions", join(data, "musique_train", "musique_train.json"), "--json"], { encoding: "utf8" }));
+  const native = JSON.parse(
+    execFileSync(
+      join(root, "target", "release", "hipporag"),
+      ["eval", indexPath, "--questions", join(data, "musique_train", "musique_train.json"), "--json"],
+      { encoding: "utf8" },
+    ),
+  );
   const hippo = native.find((r) => r.mode === "hipporag1");
   assert.equal(js, hippo.recall[1]);
   assert.ok(js > 0.5, `R@5 ${js}`);
@@ -67,7 +72,10 @@ test("hipporag2 mode calls the recognition-memory hook with the linked facts", a
   const rag = await HippoRAG.load({
     index: indexBytes,
     wasm,
-    filterFacts: async (question, facts) => { seen.push(facts); return facts.slice(0, 1); },
+    filterFacts: async (question, facts) => {
+      seen.push(facts);
+      return facts.slice(0, 1);
+    },
   });
   const q = "Who was the first president of the association which published Journal of Psychotherapy Integration?";
   const res = await rag.search(q, { mode: "hipporag2" });
@@ -75,7 +83,10 @@ test("hipporag2 mode calls the recognition-memory hook with the linked facts", a
   assert.equal(seen[0].length, 5);
   assert.ok(seen[0].every((f, i) => i === 0 || f.cosine <= seen[0][i - 1].cosine));
   assert.equal(res.mode, "hipporag2");
-  assert.deepEqual(res.facts.map((f) => f.factId), [seen[0][0].factId]);
+  assert.deepEqual(
+    res.facts.map((f) => f.factId),
+    [seen[0][0].factId],
+  );
   assert.ok(res.seeds.length >= 1 && res.seeds.length <= 2);
   assert.equal(res.passages.length, 5);
   // A filter that rejects every fact: dense fallback, as the reference does.

@@ -40,7 +40,10 @@ test("normalisation in JS matches the index's phrase keys", async () => {
 test("phrase spans map back to the original text on word boundaries", () => {
   const text = "Thomas C. Südhof works at Stanford University; Stanford's medicine school (Stanford).";
   const spans = phraseSpans(text, ["thomas c sudhof", "stanford university", "stanford", "ford"]);
-  assert.deepEqual(spans.map((s) => text.slice(s.start, s.end)), ["Thomas C. Südhof", "Stanford University", "Stanford", "Stanford"]);
+  assert.deepEqual(
+    spans.map((s) => text.slice(s.start, s.end)),
+    ["Thomas C. Südhof", "Stanford University", "Stanford", "Stanford"],
+  );
   // Overlaps merge into one span naming both phrases; "ford" never matches inside a word.
   assert.deepEqual(spans[1].phrases.sort(), ["stanford", "stanford university"]);
   assert.equal(phraseSpans("Oxford", ["ford"]).length, 0);
@@ -60,7 +63,8 @@ test("the activated subgraph: seeds first, at most 18 phrases, real edges, passa
   assert.ok(edges.length > 0);
   for (const e of edges) {
     assert.ok(phrases.has(e.source) && phrases.has(e.target) && e.source < e.target);
-    if (e.kind === "triple") assert.ok(e.facts.length > 0 && e.facts.every((f) => [f.subject, f.object].sort().join() === [e.source, e.target].sort().join()));
+    if (e.kind === "triple")
+      assert.ok(e.facts.length > 0 && e.facts.every((f) => [f.subject, f.object].sort().join() === [e.source, e.target].sort().join()));
   }
   const model = subgraphModel(res, phrases, edges);
   const keys = new Set(model.nodes.map((n) => n.key));

@@ -10,7 +10,8 @@
 // Everything runs in the page: the index and the wasm module are static files next to this one,
 // and the query never leaves the browser. `init({baseUrl})` prefixes result URLs when the site
 // is not served at the root of its origin.
-import { HippoRAG } from "./hipporag.js";
+import { HippoRAG, fetchBytes } from "./hipporag.js";
+import { encoderFor } from "./hipporag-encoders.js";
 
 const here = new URL("./", import.meta.url);
 let ready = null;
@@ -25,7 +26,17 @@ export function init({ baseUrl: b } = {}) {
       const res = await fetch(new URL("hipporag-entry.json", here));
       if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
       const entry = await res.json();
-      return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here) });
+      // The query encoder named in the entry (the index header's), from the registry the demo
+      // uses too; an encoder this page lacks fails here, before the index is downloaded.
+      // `hipporag site` builds hashed-ngram-v1 indexes, whose encoder is in hipporag.js; a model
+      // encoder's module and files would be fetched from here only when the index names it.
+      const info = { encoder: entry.encoder };
+      const { encode } = await encoderFor(info).load(info, {
+        base: here,
+        fetchBytes: (url) => fetchBytes(new URL(url, here)),
+        modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
+      });
+      return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
     })();
   }
   return ready;
@@ -49,12 +60,14 @@ export async function search(query, { topK = 8, mode } = {}) {
   const rag = await init();
   const res = await rag.search(query, { topK: topK * 8, ...(mode ? { mode } : {}) });
   const pages = new Set();
-  res.passages = res.passages.filter((p) => {
-    const page = (p.url ?? `#${p.id}`).split("#")[0];
-    if (pages.has(page)) return false;
-    pages.add(page);
-    return true;
-  }).slice(0, topK);
+  res.passages = res.passages
+    .filter((p) => {
+      const page = (p.url ?? `#${p.id}`).split("#")[0];
+      if (pages.has(page)) return false;
+      pages.add(page);
+      return true;
+    })
+    .slice(0, topK);
   return {
     query,
     mode: res.mode,

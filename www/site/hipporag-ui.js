@@ -7,27 +7,32 @@
 // and gets a search box whose results link to the passage (`page.html#anchor`), with the
 // explanation (query entities → seed phrases → top personalized-PageRank phrases → the phrases
 // each result drew its score from) behind a "Why these results?" toggle. Elements with
-// `data-hipporag-search` are mounted too. Built on hipporag-site.js (init/search/debouncedSearch).
+// `data-hipporag-search` are mounted too. Built on hipporag-site.js (init/search/debouncedSearch) and
+// hipporag-dom.js (h(), the demo's too).
 import { init, debouncedSearch } from "./hipporag-site.js";
+import { h } from "./hipporag-dom.js";
 
 const css = document.createElement("link");
 css.rel = "stylesheet";
 css.href = new URL("hipporag-ui.css", import.meta.url).href;
 document.head.append(css);
 
-const h = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, v);
-  for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
-  return e;
-};
-
 function mount(root) {
   root.classList.add("hipporag");
-  const input = h("input", { type: "search", placeholder: "Ask a question about these docs…", "aria-label": "Search", class: "hipporag-input" });
+  const input = h("input", {
+    type: "search",
+    placeholder: "Ask a question about these docs…",
+    "aria-label": "Search",
+    class: "hipporag-input",
+  });
   const status = h("p", { class: "hipporag-status", "aria-live": "polite" });
   const list = h("ol", { class: "hipporag-results" });
-  const why = h("details", { class: "hipporag-why", hidden: "" }, h("summary", {}, "Why these results?"), h("div", { class: "hipporag-explain" }));
+  const why = h(
+    "details",
+    { class: "hipporag-why", hidden: "" },
+    h("summary", {}, "Why these results?"),
+    h("div", { class: "hipporag-explain" }),
+  );
   root.append(input, status, list, why);
   init().then(
     () => (status.textContent = ""),
@@ -61,17 +66,40 @@ function mount(root) {
           { class: "hipporag-result", "data-url": d.url ?? "", "data-score": res.results[i].score.toFixed(6) },
           h("a", { href: d.url ?? "#" }, d.title),
           h("p", {}, d.excerpt),
-          d.contributions.length ? h("p", { class: "hipporag-via" }, "via ", d.contributions.slice(0, 5).map((c) => c.phrase).join(", ")) : null,
+          d.contributions.length
+            ? h(
+                "p",
+                { class: "hipporag-via" },
+                "via ",
+                d.contributions
+                  .slice(0, 5)
+                  .map((c) => c.phrase)
+                  .join(", "),
+              )
+            : null,
         ),
       ),
     );
     const x = res.explanation;
     why.hidden = false;
     why.querySelector(".hipporag-explain").replaceChildren(
-      res.fallback ? h("p", {}, res.fallback) : null,
+      ...(res.fallback ? [h("p", {}, res.fallback)] : []), // (replaceChildren would print a null as "null")
       h("p", {}, h("strong", {}, "Query entities: "), x.entities.join(" · ") || "none"),
-      h("p", {}, h("strong", {}, "Seed phrases: "), x.seeds.map((s) => `${s.phrase} (cosine ${s.cosine.toFixed(2)}, specificity ${s.specificity.toFixed(3)})`).join(" · ") || "none"),
-      h("p", {}, h("strong", {}, "Top PageRank phrases: "), x.topPhrases.slice(0, 10).map((p) => p.phrase).join(" · ")),
+      h(
+        "p",
+        {},
+        h("strong", {}, "Seed phrases: "),
+        x.seeds.map((s) => `${s.phrase} (cosine ${s.cosine.toFixed(2)}, specificity ${s.specificity.toFixed(3)})`).join(" · ") || "none",
+      ),
+      h(
+        "p",
+        {},
+        h("strong", {}, "Top PageRank phrases: "),
+        x.topPhrases
+          .slice(0, 10)
+          .map((p) => p.phrase)
+          .join(" · "),
+      ),
     );
     status.textContent = `${items.length} results in ${(res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1)} ms, computed in this page.`;
     root.dataset.searches = String(++shown);

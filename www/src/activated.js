@@ -25,7 +25,7 @@ export function activatedPhrases(result, { maxPhrases = 18, perPassage = 3 } = {
   for (const s of result.seeds) {
     const n = add(s.phraseId, s.phrase, pprOf.get(s.phraseId));
     n.seed = true;
-    n.entities.push(s.entity);
+    n.entities.push(s.linkedFrom);
   }
   // Contributions of each passage and the top PPR phrases compete for the remaining places.
   const candidates = [];
@@ -61,7 +61,14 @@ export function subgraphModel(result, phrases, edges) {
     if (!drawn.length) continue;
     nodes.push({ key: `p${p.id}`, type: "passage", id: p.id, rank: p.rank, title: p.title, score: p.score });
     for (const c of drawn) {
-      links.push({ source: `p${p.id}`, target: `n${c.phraseId}`, kind: "passage", weight: c.count, label: `“${c.phrase}” occurs in ${c.count} triple(s) of #${p.rank} ${p.title}`, relation: "" });
+      links.push({
+        source: `p${p.id}`,
+        target: `n${c.phraseId}`,
+        kind: "passage",
+        weight: c.count,
+        label: `“${c.phrase}” occurs in ${c.count} triple(s) of #${p.rank} ${p.title}`,
+        relation: "",
+      });
     }
   }
   return { nodes, links };

@@ -3,21 +3,10 @@
 // runs in worker.js; this thread only renders, so the page never freezes.
 import { drawSubgraph } from "./graph.js";
 import { phraseSpans } from "./highlight.js";
+import { MSG, handlerFor, unknownMessage } from "./protocol.js";
+import { h } from "../site/hipporag-dom.js";
 
 const $ = (id) => document.getElementById(id);
-const h = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "dataset") Object.assign(e.dataset, v);
-    else if (k === "style") Object.assign(e.style, v); // CSSOM, allowed by the page's CSP
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  e.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
-  return e;
-};
 
 const fmtMs = (ms) => (ms < 10 ? `${ms.toFixed(1)} ms` : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
 const fmtBytes = (b) => (b < 1024 ? `${b} B` : b < 1 << 20 ? `${(b / 1024).toFixed(0)} KB` : `${(b / (1 << 20)).toFixed(1)} MB`);
@@ -32,6 +21,7 @@ const ERROR_TITLES = {
   index: "The index could not be loaded",
   encoder: "This index needs an encoder the page does not have",
   search: "The search failed",
+  protocol: "The page and its worker do not understand each other",
 };
 const ERROR_HINTS = {
   wasm: "HippoRAG runs as a WebAssembly module. Use a current Chrome, Firefox, Safari or Edge, and check that WebAssembly is not disabled by a policy or an extension.",
@@ -41,6 +31,7 @@ const ERROR_HINTS = {
   index: "The index file is missing, truncated or damaged. Rebuild it with `hipporag index` (./build.sh site does it) and reload.",
   encoder: "Queries must be encoded with the encoder the index was built with.",
   search: "The question could not be answered; the message above says why.",
+  protocol: "The page and worker.js come from different builds. Reload; if it persists, rebuild the site with ./build.sh site.",
 };
 
 const state = { manifest: null, corpus: null, worker: null, seq: 0, sent: new Map(), ready: false };
@@ -82,7 +73,13 @@ const STAGES = { wasm: "WebAssembly module", index: "Index", model: "Encoder mod
 function progressRow(stage) {
   let row = document.querySelector(`#load [data-stage="${stage}"]`);
   if (!row) {
-    row = h("div", { class: "stage", dataset: { stage } }, h("span", { class: "what" }, STAGES[stage]), h("progress", { max: 1, value: 0 }), h("span", { class: "amount" }, ""));
+    row = h(
+      "div",
+      { class: "stage", dataset: { stage } },
+      h("span", { class: "what" }, STAGES[stage]),
+      h("progress", { max: 1, value: 0 }),
+      h("span", { class: "amount" }, ""),
+    );
     $("progress").append(row);
   }
   return row;
@@ -123,7 +120,7 @@ function loadCorpus(id) {
   $("corpus-desc").textContent = corpus.description;
   renderExamples(corpus);
   state.loadStart = performance.now();
-  state.worker.postMessage({ type: "load", index: { url: corpus.index, name: corpus.id } });
+  state.worker.postMessage({ type: MSG.LOAD, index: { url: corpus.index, name: corpus.id } });
 }
 
 function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
@@ -137,14 +134,18 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
   load.dataset.indexParseMs = timings.indexParseMs.toFixed(1);
   load.dataset.modelMs = timings.modelMs.toFixed(1);
   load.dataset.totalLoadMs = total.toFixed(1);
-  for (const [stage, ms, n] of [["wasm", timings.wasmMs, bytes.wasm], ["index", indexMs, bytes.index]]) {
+  for (const [stage, ms, n] of [
+    ["wasm", timings.wasmMs, bytes.wasm],
+    ["index", indexMs, bytes.index],
+  ]) {
     const row = progressRow(stage);
     row.querySelector("progress").max = 1;
     row.querySelector("progress").value = 1;
     row.querySelector(".amount").textContent =
       stage === "wasm" && wasmEarlier
         ? `${fmtBytes(n)}, loaded earlier in ${fmtMs(ms)}`
-        : `${fmtBytes(n)} in ${fmtMs(ms)}` + (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
+        : `${fmtBytes(n)} in ${fmtMs(ms)}` +
+          (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
   }
   if (bytes.model) {
     progressRow("model").querySelector(".amount").textContent = `${fmtBytes(bytes.model)} in ${fmtMs(timings.modelMs)}`;
@@ -171,7 +172,19 @@ function renderExamples(corpus) {
   $("examples").replaceChildren(
     ...(corpus.examples?.length ? [h("span", { class: "label" }, "Try:")] : []),
     ...(corpus.examples ?? []).map((q) =>
-      h("button", { type: "button", class: "example", disabled: !state.ready, onclick: () => { $("q").value = q; search(q); } }, q),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "example",
+          disabled: !state.ready,
+          onclick: () => {
+            $("q").value = q;
+            search(q);
+          },
+        },
+        q,
+      ),
     ),
   );
 }
@@ -189,7 +202,7 @@ function search(question) {
   state.sent.set(seq, { t0: performance.now(), question });
   $("stats").textContent = "Searching…";
   document.body.dataset.searching = "true";
-  state.worker.postMessage({ type: "search", seq, question, topK: 5, mode: $("mode").value });
+  state.worker.postMessage({ type: MSG.SEARCH, seq, question, topK: 5, mode: $("mode").value });
 }
 
 function clearResults() {
@@ -212,7 +225,7 @@ function onResult({ seq, result, graph, timings }) {
   stats.replaceChildren(
     h("strong", {}, fmtMs(ms)),
     ` for “${sent.question}” — query entities ${fmtMs(timings.entitiesMs)}, encoding ${fmtMs(timings.encodeMs)}, linking + PPR + ranking ${fmtMs(timings.retrieveMs)}` +
-      (result.pprIterations ? ` (${fmtInt(result.pprIterations)} PPR steps: power iterations or forward pushes)` : "") +
+      (result.pprSteps ? ` (${fmtInt(result.pprSteps)} PPR steps: Gauss–Seidel sweeps or forward pushes)` : "") +
       `, subgraph + layout ${fmtMs(timings.subgraphMs)}. Computed in this tab; nothing was sent anywhere.`,
   );
   stats.dataset.queryMs = ms.toFixed(2);
@@ -245,7 +258,13 @@ function renderPassages(result) {
   const max = Math.max(...result.passages.map((p) => p.score), 1e-12);
   const notice =
     result.mode === "dense"
-      ? h("p", { class: "notice" }, result.fallback ? `Fallback — ${result.fallback}.` : "Dense baseline: passages ranked by the cosine of question and passage embeddings.")
+      ? h(
+          "p",
+          { class: "notice" },
+          result.fallback
+            ? `Fallback — ${result.fallback}.`
+            : "Dense baseline: passages ranked by the cosine of question and passage embeddings.",
+        )
       : null;
   $("results").replaceChildren(
     h("h2", {}, "Top passages"),
@@ -281,21 +300,66 @@ function renderExplanation(result, graph) {
   );
   $("x-entities").replaceChildren(
     v2
-      ? h("ol", { class: "facts" }, (result.facts ?? []).map((f) => h("li", {}, h("span", { class: "fact" }, `(${f.subject}, ${f.relation}, ${f.object})`), h("span", { class: "num" }, f.cosine.toFixed(3)))))
+      ? h(
+          "ol",
+          { class: "facts" },
+          (result.facts ?? []).map((f) =>
+            h(
+              "li",
+              {},
+              h("span", { class: "fact" }, `(${f.subject}, ${f.relation}, ${f.object})`),
+              h("span", { class: "num" }, f.cosine.toFixed(3)),
+            ),
+          ),
+        )
       : result.entities.length
-        ? h("div", { class: "chips" }, result.entities.map((e) => h("span", { class: "chip entity" }, e)))
+        ? h(
+            "div",
+            { class: "chips" },
+            result.entities.map((e) => h("span", { class: "chip entity" }, e)),
+          )
         : h("p", { class: "muted" }, "No query entity found in the question."),
   );
   const cols = v2
-    ? [["seed phrase", "", (s) => h("span", { class: "chip seed" }, s.phrase)], ["cosine", "cosine of the question and fact embeddings", (s) => s.cosine.toFixed(3)], ["specificity", "node specificity 1/|P_i|", (s) => `1/${Math.round(1 / s.specificity)}`], ["weight", "reset weight: fact score × node specificity", (s) => s.weight.toPrecision(3)]]
-    : [["query entity", "", (s) => s.entity], ["seed phrase", "", (s) => h("span", { class: "chip seed" }, s.phrase)], ["cosine", "cosine of the entity and phrase embeddings", (s) => s.cosine.toFixed(3)], ["specificity", "node specificity 1/|P_i|: the seed's reset weight", (s) => `1/${Math.round(1 / s.specificity)}`]];
+    ? [
+        ["seed phrase", "", (s) => h("span", { class: "chip seed" }, s.phrase)],
+        ["cosine", "cosine of the question and fact embeddings", (s) => s.cosine.toFixed(3)],
+        ["specificity", "node specificity 1/|P_i|", (s) => `1/${Math.round(1 / s.specificity)}`],
+        ["weight", "reset weight: fact score × node specificity", (s) => s.weight.toPrecision(3)],
+      ]
+    : [
+        ["query entity", "", (s) => s.linkedFrom],
+        ["seed phrase", "", (s) => h("span", { class: "chip seed" }, s.phrase)],
+        ["cosine", "cosine of the entity and phrase embeddings", (s) => s.cosine.toFixed(3)],
+        ["specificity", "node specificity 1/|P_i|: the seed's reset weight", (s) => `1/${Math.round(1 / s.specificity)}`],
+      ];
   $("x-seeds").replaceChildren(
     result.seeds.length
       ? h(
           "table",
           { class: "seeds" },
-          h("thead", {}, h("tr", {}, cols.map(([name, title], i) => h("th", { class: i >= cols.length - 2 || name === "cosine" ? "num" : "", title: title || undefined }, name)))),
-          h("tbody", {}, result.seeds.map((s) => h("tr", {}, cols.map(([name, , cell]) => h("td", { class: ["cosine", "specificity", "weight"].includes(name) ? "num" : "" }, cell(s)))))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              cols.map(([name, title], i) =>
+                h("th", { class: i >= cols.length - 2 || name === "cosine" ? "num" : "", title: title || undefined }, name),
+              ),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            result.seeds.map((s) =>
+              h(
+                "tr",
+                {},
+                cols.map(([name, , cell]) => h("td", { class: ["cosine", "specificity", "weight"].includes(name) ? "num" : "" }, cell(s))),
+              ),
+            ),
+          ),
         )
       : h("p", { class: "muted" }, "No seed: dense ranking."),
   );
@@ -333,7 +397,10 @@ function renderExplanation(result, graph) {
             p.contributions.map((c) =>
               h(
                 "span",
-                { class: `chip${seedIds.has(c.phraseId) ? " seed" : ""}`, title: `${c.count} triple(s) × PPR ${c.ppr.toFixed(4)} = ${c.score.toFixed(4)}` },
+                {
+                  class: `chip${seedIds.has(c.phraseId) ? " seed" : ""}`,
+                  title: `${c.count} triple(s) × PPR ${c.ppr.toFixed(4)} = ${c.score.toFixed(4)}`,
+                },
                 v2 ? c.phrase : `${c.phrase} ${pct(c.score / p.score)}`,
               ),
             ),
@@ -362,6 +429,15 @@ function renderExplanation(result, graph) {
   $("x-dense").hidden = !dense;
 }
 
+function onWorkerError({ kind, seq, message }) {
+  if (kind === "search") {
+    state.sent.delete(seq);
+    delete document.body.dataset.searching;
+    $("stats").textContent = "";
+  }
+  fail(kind, message);
+}
+
 // ---- start -----------------------------------------------------------------------------------
 
 async function main() {
@@ -387,18 +463,16 @@ async function main() {
   });
   const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   worker.onerror = (e) => fail("worker", e.message || "worker.js failed to load");
+  const handlers = {
+    [MSG.PROGRESS]: onProgress,
+    [MSG.LOADED]: onLoaded,
+    [MSG.RESULT]: onResult,
+    [MSG.ERROR]: onWorkerError,
+  };
   worker.onmessage = ({ data }) => {
-    if (data.type === "progress") onProgress(data);
-    else if (data.type === "loaded") onLoaded(data);
-    else if (data.type === "result") onResult(data);
-    else if (data.type === "error") {
-      if (data.stage === "search") {
-        state.sent.delete(data.seq);
-        delete document.body.dataset.searching;
-        $("stats").textContent = "";
-      }
-      fail(data.stage, data.message);
-    }
+    const handler = handlerFor(handlers, data);
+    if (handler) handler(data);
+    else fail("protocol", unknownMessage(data, handlers).message);
   };
   state.worker = worker;
   const params = new URLSearchParams(location.search);

@@ -37,7 +37,11 @@ export function drawSubgraph(container, graph, { height = 520 } = {}) {
     preserveAspectRatio: "xMidYMid meet",
   });
   const defs = el("defs", {}, svg);
-  const marker = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, defs);
+  const marker = el(
+    "marker",
+    { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" },
+    defs,
+  );
   el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead" }, marker);
 
   const gLinks = el("g", { class: "links" }, svg);

@@ -16,7 +16,7 @@ export function normalizeWithMap(text) {
   const map = [];
   let lastLatin = false;
   let pendingSpace = false;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i);
     const ch = String.fromCodePoint(cp);
     for (const c of ch.normalize("NFKD")) {

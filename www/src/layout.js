@@ -21,7 +21,13 @@ export function layoutSubgraph(graph, { aspect = 2.3, ticks = 320 } = {}) {
     n.room = Math.max(n.r + 8, Math.min(3.2 * n.label.length, 80));
   }
   const sim = forceSimulation(nodes)
-    .force("link", forceLink(links).id((d) => d.key).distance((l) => (l.kind === "passage" ? 70 : l.kind === "synonymy" ? 80 : 110)).strength((l) => (l.kind === "passage" ? 0.3 : 0.6)))
+    .force(
+      "link",
+      forceLink(links)
+        .id((d) => d.key)
+        .distance((l) => (l.kind === "passage" ? 70 : l.kind === "synonymy" ? 80 : 110))
+        .strength((l) => (l.kind === "passage" ? 0.3 : 0.6)),
+    )
     .force("charge", forceManyBody().strength(-380))
     .force("collide", forceCollide((d) => d.room).strength(0.9))
     // Gentle pulls to the centre, stronger vertically: a wide drawing for a wide panel.

@@ -1,33 +1,31 @@
 // worker.js — everything slow runs here, off the page's thread: the wasm module, the index,
-// the encoder and every query. The page sends
-//   {type: "load", index: {url, name}}                  load (or switch to) an index
-//   {type: "search", seq, question, topK, mode}         rank passages ("hipporag1"|"hipporag2"|"dense")
-// and receives
-//   {type: "progress", stage: "wasm"|"index"|"model", loaded, total}
-//   {type: "loaded", info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}}
-//   {type: "result", seq, result, graph, timings}
-//   {type: "error", stage: "asset"|"wasm"|"index"|"encoder"|"search", seq?, message}
+// the encoder and every query. The messages it takes and sends are named in protocol.js; any
+// other message is answered with an error of kind "protocol".
 // Nothing leaves the browser: the only requests are for the site's own static files.
 import { HippoRAG, Retriever, initWasm, fetchBytes } from "../../pkg/hipporag.js";
-import { encoderFor } from "./encoders.js";
+import { encoderFor } from "../site/hipporag-encoders.js";
+import { MSG, serialDispatcher } from "./protocol.js";
 import { activatedPhrases, subgraphModel } from "./activated.js";
 import { layoutSubgraph } from "./layout.js";
 
 const base = new URL("./", self.location.href);
 let wasm = null; // {ms, bytes}
+/** Error kinds the worker's own load steps throw (the page has a title and a hint for each). */
+const LOAD_ERROR_KINDS = new Set(["asset", "wasm", "encoder"]);
 let rag = null;
 
 const post = (m) => self.postMessage(m);
 
 async function download(url, stage) {
   const t = performance.now();
-  const bytes = await fetchBytes(new URL(url, base), ({ loaded, total }) => post({ type: "progress", stage, loaded, total }));
+  const bytes = await fetchBytes(new URL(url, base), ({ loaded, total }) => post({ type: MSG.PROGRESS, stage, loaded, total }));
   return { bytes, ms: performance.now() - t };
 }
 
 async function ensureWasm() {
   if (wasm) return { ...wasm, earlier: true };
-  if (typeof WebAssembly !== "object") throw Object.assign(new Error("WebAssembly is not available in this browser's workers"), { kind: "wasm" });
+  if (typeof WebAssembly !== "object")
+    throw Object.assign(new Error("WebAssembly is not available in this browser's workers"), { kind: "wasm" });
   const t = performance.now();
   let bytes;
   try {
@@ -63,11 +61,16 @@ async function load({ url }) {
       throw e;
     }
     const t1 = performance.now();
-    const { encode, modelBytes } = await enc.load(info, { base, fetchBytes: (u, s = "model") => download(u, s).then((d) => d.bytes) });
+    const { encode, modelBytes } = await enc.load(info, {
+      base,
+      fetchBytes: (u, s = "model") => download(u, s).then((d) => d.bytes),
+      // esbuild bundles both into worker.js; the MiniLM one runs only for an index built with it.
+      modules: { hipporag: () => import("../../pkg/hipporag.js"), minilm: () => import("../../pkg/minilm/hipporag_minilm.js") },
+    });
     const modelMs = performance.now() - t1;
     rag = new HippoRAG(retriever, { encode });
     post({
-      type: "loaded",
+      type: MSG.LOADED,
       info,
       encoder: enc.label,
       timings: { wasmMs: w.ms, indexDownloadMs: dl.ms, indexParseMs: parseMs, modelMs },
@@ -75,7 +78,9 @@ async function load({ url }) {
       wasmEarlier: Boolean(w.earlier),
     });
   } catch (e) {
-    post({ type: "error", stage: e.kind ?? stage, message: String(e?.message ?? e) });
+    // The page's kinds come from this worker's own errors; the wasm's (e.kind "format.checksum",
+    // "format.truncated", …) are index errors, so the stage that failed names them.
+    post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
   }
 }
 
@@ -92,14 +97,18 @@ async function search({ seq, question, topK, mode }) {
       graph = layoutSubgraph(subgraphModel(result, phrases, edges));
     }
     const t2 = performance.now();
-    post({ type: "result", seq, result, graph, timings: { ...result.timings, searchMs: t1 - t0, subgraphMs: t2 - t1 /* edges + layout */, workerMs: t2 - t0 } });
+    post({
+      type: MSG.RESULT,
+      seq,
+      result,
+      graph,
+      timings: { ...result.timings, searchMs: t1 - t0, subgraphMs: t2 - t1 /* edges + layout */, workerMs: t2 - t0 },
+    });
   } catch (e) {
-    post({ type: "error", stage: "search", seq, message: String(e?.message ?? e) });
+    post({ type: MSG.ERROR, kind: "search", seq, message: String(e?.message ?? e) });
   }
 }
 
 // Messages are handled one at a time, in order (a load finishes before the next search starts).
-let queue = Promise.resolve();
-self.onmessage = ({ data }) => {
-  queue = queue.then(() => (data.type === "load" ? load(data.index) : data.type === "search" ? search(data) : undefined));
-};
+const dispatch = serialDispatcher({ [MSG.LOAD]: (m) => load(m.index), [MSG.SEARCH]: search }, post);
+self.onmessage = ({ data }) => dispatch(data);

@@ -1,0 +1,132 @@
+//! `hipporag index`: a corpus (and optionally its OpenIE file) → an index file, atomically.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use hipporag_indexer::Result;
+use hipporag_indexer::corpus::read_corpus;
+use hipporag_indexer::files::write_atomic;
+use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
+use hipporag_indexer::openie::import_openie;
+use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
+use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::vectors::Quantization;
+
+use crate::common::{Bars, MINILM_ID, create_parent};
+
+#[derive(Args)]
+pub(crate) struct IndexArgs {
+    /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same.
+    #[arg(long)]
+    pub(crate) corpus: PathBuf,
+    /// OpenIE results in HippoRAG's format, aligned with the corpus (e.g. from `hipporag
+    /// openie`) [default: the built-in rule extractor, no LLM].
+    #[arg(long)]
+    pub(crate) openie: Option<PathBuf>,
+    /// Where to write the index (replaced atomically).
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Synonymy threshold τ on cosine.
+    #[arg(long, default_value_t = 0.8)]
+    pub(crate) synonymy_threshold: f32,
+    /// Most synonymy neighbours per phrase.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) synonymy_k: usize,
+    /// Storage of the embeddings: int8 or f32.
+    #[arg(long, default_value_t = Quantization::Int8)]
+    pub(crate) quantization: Quantization,
+    /// Dimension of the built-in hashed n-gram encoder.
+    #[arg(long, default_value_t = HashedNgramEncoder::DEFAULT_DIM)]
+    pub(crate) dim: usize,
+    /// Phrase, passage and fact encoder: the built-in lexical `hashed` (hashed-ngram-v1, no
+    /// model) or `minilm` (sentence-transformers/all-MiniLM-L6-v2 from --model).
+    #[arg(long, value_enum, default_value_t = EncoderChoice::Hashed)]
+    pub(crate) encoder: EncoderChoice,
+    /// With --encoder minilm and a --model directory holding another BERT-family, mean-pooled
+    /// sentence-transformer: the id to record for it (e.g.
+    /// sentence-transformers/all-MiniLM-L12-v2). Query-side encoders are chosen by this id.
+    #[arg(long, default_value = MINILM_ID)]
+    pub(crate) encoder_id: String,
+    /// all-MiniLM-L6-v2 model directory (with --encoder minilm) [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    pub(crate) model: Option<PathBuf>,
+    /// Also store fact (triple) embeddings (larger index; for HippoRAG 2 mode).
+    #[arg(long)]
+    pub(crate) fact_vectors: bool,
+}
+
+/// `hipporag index --encoder`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EncoderChoice {
+    /// The built-in hashed n-gram encoder (`hashed-ngram-v1`): lexical, no model, instant.
+    Hashed,
+    /// all-MiniLM-L6-v2 (`sentence-transformers/all-MiniLM-L6-v2`, 384-d), from `--model`.
+    Minilm,
+}
+
+pub(crate) fn run(a: IndexArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let passages = read_corpus(&a.corpus)?;
+    log::info!("{}: {} passages", a.corpus.display(), passages.len());
+    let docs = match &a.openie {
+        Some(path) => {
+            let (docs, report) = import_openie(path, &passages)?;
+            log::info!("OpenIE imported from {}: {report}", path.display());
+            docs
+        }
+        None => {
+            let (docs, report) = extract_corpus(&passages, &RuleOptions::default());
+            log::info!("OpenIE: built-in rule extractor (no LLM, no --openie file): {report}");
+            docs
+        }
+    };
+    let encoder: Box<dyn Encoder> = match a.encoder {
+        EncoderChoice::Hashed => Box::new(HashedNgramEncoder::new(a.dim)),
+        #[cfg(feature = "minilm")]
+        EncoderChoice::Minilm => {
+            Box::new(crate::common::load_minilm(a.model.as_deref())?.with_id(a.encoder_id.clone()))
+        }
+        #[cfg(not(feature = "minilm"))]
+        EncoderChoice::Minilm => {
+            return Err(hipporag_indexer::Error::InvalidRequest(format!(
+                "--encoder minilm: this hipporag was built without the `minilm` feature ({MINILM_ID}); cargo build -p hipporag-cli enables it"
+            )));
+        }
+    };
+    let opts = BuildOptions {
+        synonymy_threshold: a.synonymy_threshold,
+        synonymy_k: a.synonymy_k,
+        quantization: a.quantization,
+        fact_vectors: a.fact_vectors,
+        ..Default::default()
+    };
+    let (data, build) = GraphBuilder::from_openie(passages, &docs)
+        .and_then(|g| g.build(encoder.as_ref(), &opts, &Bars::new()))?;
+    for (stage, n, secs) in &build.encoding {
+        log::info!(
+            "encoded {n} {stage} with {} in {secs:.2} s: {:.0} {stage}/s",
+            encoder.info().id,
+            *n as f64 / secs.max(1e-9)
+        );
+    }
+    let bytes = data.to_bytes();
+    create_parent(&a.out)?;
+    write_atomic(&a.out, &bytes)?;
+    let c = &build.counts;
+    log::info!(
+        "{}: {} bytes; {} phrases, {} passages, {} edges ({} triple, {} synonymy), {} facts; {} self-loop triples skipped; {:.2} s",
+        a.out.display(),
+        bytes.len(),
+        c.phrases,
+        c.passages,
+        c.edges,
+        c.triple_edges,
+        c.synonymy_edges,
+        c.facts,
+        build.self_loop_triples,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `hipporag query`: rank passages for one question and print the explanation.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use hipporag_indexer::Result;
+use hipporag_wasm::retriever::{Mode, RetrieveOptions};
+
+use crate::common::{encoder_for, load};
+
+#[derive(Args)]
+pub(crate) struct QueryArgs {
+    /// The index file.
+    pub(crate) index: PathBuf,
+    /// The question.
+    pub(crate) question: String,
+    /// Passages to print.
+    #[arg(long, default_value_t = 5)]
+    pub(crate) top_k: usize,
+    /// Retrieval mode: hipporag1, hipporag2 or dense.
+    #[arg(long, default_value_t = Mode::HippoRag1)]
+    pub(crate) mode: Mode,
+    /// Query entities (repeatable); default: the built-in extractor.
+    #[arg(long = "entity")]
+    pub(crate) entities: Vec<String>,
+    /// Print the result as JSON (the same shape the wasm API returns).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    pub(crate) model: Option<PathBuf>,
+}
+
+pub(crate) fn run(a: QueryArgs) -> Result<()> {
+    let r = load(&a.index)?;
+    let encoder = encoder_for(&r.index().header.encoder, a.model.as_deref())?;
+    let entities = (!a.entities.is_empty()).then_some(a.entities);
+    let query = r.prepare_query(&a.question, entities, encoder.as_ref())?;
+    let t = Instant::now();
+    let res = r.retrieve(
+        &query.input(),
+        &RetrieveOptions {
+            top_k: a.top_k,
+            mode: a.mode,
+            ..Default::default()
+        },
+    )?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&res).expect("serialisable")
+        );
+        return Ok(());
+    }
+    println!("question: {}", a.question);
+    if let Some(f) = &res.fallback {
+        println!("fallback: {f}");
+    }
+    for s in &res.seeds {
+        println!(
+            "seed: {:?} → {:?} (cosine {:.3}, specificity {:.3})",
+            s.linked_from, s.phrase, s.cosine, s.specificity
+        );
+    }
+    if !res.top_phrases.is_empty() {
+        let tp: Vec<String> = res
+            .top_phrases
+            .iter()
+            .take(8)
+            .map(|p| format!("{} {:.4}", p.phrase, p.ppr))
+            .collect();
+        println!("top PPR phrases: {}", tp.join(" · "));
+    }
+    for p in &res.passages {
+        let why: Vec<&str> = p.contributions.iter().map(|c| c.phrase.as_str()).collect();
+        let text: String = p.text.chars().take(160).collect();
+        println!("{:>2}. [{:.5}] {} — {text}…", p.rank, p.score, p.title);
+        if !why.is_empty() {
+            println!("      via {}", why.join(", "));
+        }
+    }
+    println!(
+        "({} mode, {} PPR steps, {ms:.2} ms retrieval)",
+        res.mode, res.ppr_steps
+    );
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! Recall@k on MuSiQue-style question files (HippoRAG §4's retrieval metric).
+//!
+//! For each question, the gold passages are its `paragraphs` with `is_supporting: true`, matched
+//! to index passages by exact `(title, text)` — titles repeat in MuSiQue, so never by title alone.
+//! A paragraph's text is `paragraph_text` (MuSiQue) or `text` (HippoRAG's case studies, which
+//! carry both). A question without supporting paragraphs may instead list `gold_docs`, positions
+//! in the corpus the index was built from (the case studies' field).
+//! Recall@k is the fraction of a question's gold passages found among its top k, averaged over
+//! questions (the reference implementation's definition). Passages that occur several times in
+//! the corpus with the same title and text count as one gold passage, found if any copy is.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::json::read_json_lenient;
+use crate::{Error, Result};
+use hipporag_wasm::encoder::Encoder;
+use hipporag_wasm::index::Index;
+use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+
+#[derive(Deserialize)]
+struct RawParagraph {
+    title: String,
+    #[serde(default)]
+    paragraph_text: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    is_supporting: bool,
+}
+
+#[derive(Deserialize)]
+struct RawQuestion {
+    #[serde(default)]
+    id: Option<String>,
+    question: String,
+    #[serde(default)]
+    paragraphs: Vec<RawParagraph>,
+    #[serde(default)]
+    gold_docs: Option<Vec<usize>>,
+}
+
+/// A question with its gold passages resolved to index passage ids.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalQuestion {
+    /// Question id (or its position).
+    pub id: String,
+    /// The question text.
+    pub question: String,
+    /// One entry per distinct gold passage: every passage id holding that `(title, text)`.
+    pub gold: Vec<Vec<u32>>,
+}
+
+/// Reads a MuSiQue-format question file (`[{id, question, paragraphs[{title, paragraph_text,
+/// is_supporting}]}]`, or HippoRAG's case-study files with `text` and `gold_docs`) and resolves
+/// gold passages against `index`.
+///
+/// # Errors
+/// [`Error::Json`] if the file is not such a list; [`Error::InvalidRequest`] naming the question
+/// and title when a gold passage is not in the index (the index was built from another corpus),
+/// when a paragraph has no text, or when a `gold_docs` position is out of range.
+pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
+    let raw: Vec<RawQuestion> = read_json_lenient(path)?;
+    let mut by_key: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
+    for (j, p) in index.passages.iter().enumerate() {
+        by_key
+            .entry((p.title.as_str(), p.text.as_str()))
+            .or_default()
+            .push(j as u32);
+    }
+    raw.into_iter()
+        .enumerate()
+        .map(|(qi, q)| {
+            let id = q.id.unwrap_or_else(|| qi.to_string());
+            let mut gold: Vec<Vec<u32>> = Vec::new();
+            for p in q.paragraphs.iter().filter(|p| p.is_supporting) {
+                let text = p.paragraph_text.as_deref().or(p.text.as_deref()).ok_or_else(|| {
+                    Error::InvalidRequest(format!(
+                        "{}: question {id}: supporting paragraph {:?} has neither \"paragraph_text\" nor \"text\"",
+                        path.display(),
+                        p.title
+                    ))
+                })?;
+                let ids = by_key.get(&(p.title.as_str(), text)).ok_or_else(|| {
+                    Error::InvalidRequest(format!(
+                        "{}: question {id}: gold passage {:?} is not in the index (built from another corpus?)",
+                        path.display(),
+                        p.title
+                    ))
+                })?;
+                if !gold.contains(ids) {
+                    gold.push(ids.clone());
+                }
+            }
+            if gold.is_empty() {
+                for &d in q.gold_docs.iter().flatten() {
+                    if d >= index.passages.len() {
+                        return Err(Error::InvalidRequest(format!(
+                            "{}: question {id}: gold_docs entry {d} is past the index's {} passages",
+                            path.display(),
+                            index.passages.len()
+                        )));
+                    }
+                    // Every copy of that passage counts, as for supporting paragraphs.
+                    let p = &index.passages[d];
+                    let ids = &by_key[&(p.title.as_str(), p.text.as_str())];
+                    if !gold.contains(ids) {
+                        gold.push(ids.clone());
+                    }
+                }
+            }
+            Ok(EvalQuestion { id, question: q.question, gold })
+        })
+        .collect()
+}
+
+/// Recall of one ranking: fraction of `gold` entries with an id among `ranked[..k]`.
+pub fn recall_at(ranked: &[u32], gold: &[Vec<u32>], k: usize) -> f64 {
+    if gold.is_empty() {
+        return 0.0;
+    }
+    let top = &ranked[..k.min(ranked.len())];
+    gold.iter()
+        .filter(|g| g.iter().any(|id| top.contains(id)))
+        .count() as f64
+        / gold.len() as f64
+}
+
+/// The 1-based rank of each gold entry (its best-ranked copy) in `ranked`, `None` if absent.
+pub fn gold_ranks(ranked: &[u32], gold: &[Vec<u32>]) -> Vec<Option<usize>> {
+    gold.iter()
+        .map(|g| ranked.iter().position(|id| g.contains(id)).map(|r| r + 1))
+        .collect()
+}
+
+/// Mean recall@k of one mode over a question set.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeRecall {
+    /// The mode evaluated.
+    pub mode: Mode,
+    /// `ks[i]` ↔ `recall[i]` (fractions in `[0, 1]`).
+    pub ks: Vec<usize>,
+    /// Mean recall at each k.
+    pub recall: Vec<f64>,
+    /// Questions answered by a fallback (e.g. no query entity → dense).
+    pub fallbacks: usize,
+}
+
+/// Per-question rankings for one mode.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionRun {
+    /// Question id.
+    pub id: String,
+    /// Query entities used.
+    pub entities: Vec<String>,
+    /// Ranked passage ids (top `max(ks)`).
+    pub ranking: Vec<u32>,
+}
+
+/// Runs every question through every mode with the given encoder and built-in entity extractor.
+///
+/// Returns the recall table (one row per mode) and the per-question rankings (per mode).
+pub fn evaluate(
+    retriever: &Retriever,
+    encoder: &dyn Encoder,
+    questions: &[EvalQuestion],
+    modes: &[Mode],
+    ks: &[usize],
+) -> Result<(Vec<ModeRecall>, Vec<Vec<QuestionRun>>)> {
+    let kmax = ks.iter().copied().max().unwrap_or(5);
+    let mut prepared = Vec::with_capacity(questions.len());
+    for q in questions {
+        prepared.push(retriever.prepare_query(&q.question, None, encoder)?);
+    }
+    let mut table = Vec::new();
+    let mut runs = Vec::new();
+    for &mode in modes {
+        let opts = RetrieveOptions {
+            top_k: kmax,
+            mode,
+            ..Default::default()
+        };
+        let mut sums = vec![0.0; ks.len()];
+        let mut fallbacks = 0;
+        let mut mode_runs = Vec::with_capacity(questions.len());
+        for (q, query) in questions.iter().zip(&prepared) {
+            let res = retriever.retrieve(&query.input(), &opts)?;
+            if res.fallback.is_some() {
+                fallbacks += 1;
+            }
+            let ranking: Vec<u32> = res.passages.iter().map(|p| p.id).collect();
+            for (s, &k) in sums.iter_mut().zip(ks) {
+                *s += recall_at(&ranking, &q.gold, k);
+            }
+            mode_runs.push(QuestionRun {
+                id: q.id.clone(),
+                entities: query.entities.clone(),
+                ranking,
+            });
+        }
+        let n = questions.len().max(1) as f64;
+        table.push(ModeRecall {
+            mode,
+            ks: ks.to_vec(),
+            recall: sums.iter().map(|s| s / n).collect(),
+            fallbacks,
+        });
+        runs.push(mode_runs);
+    }
+    Ok((table, runs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recall_counts_each_gold_once_and_any_copy() {
+        let gold = vec![vec![3], vec![7, 9]];
+        assert_eq!(recall_at(&[1, 9, 3], &gold, 2), 0.5);
+        assert_eq!(recall_at(&[1, 9, 3], &gold, 5), 1.0);
+        assert_eq!(recall_at(&[], &gold, 5), 0.0);
+        assert_eq!(gold_ranks(&[1, 9, 3], &gold), vec![Some(3), Some(2)]);
+        assert_eq!(gold_ranks(&[1], &gold), vec![None, None]);
+    }
+}

@@ -1,0 +1,201 @@
+//! Synonymy edges (HippoRAG §3.1): exact nearest neighbours by cosine among phrase embeddings.
+
+use std::collections::BTreeMap;
+
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
+
+use crate::progress::Progress;
+
+/// Exact synonymy neighbours: for every row `i` of the row-major `emb` (`n × dim`), the at most
+/// `k` rows `j ≠ i` with cosine ≥ `tau`, highest first (lower `j` on ties). Returns the union of
+/// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
+///
+/// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows. Cosine is
+/// symmetric, so only the upper triangle is computed: row block `[r0, r1)` is multiplied by rows
+/// `[r0, n)` (about `n² · dim` multiply-adds in all, half of a full product), and every pair
+/// above `tau` is offered to both of its rows before each row keeps its top `k`. Row blocks run
+/// in parallel (feature `parallel`); the result does not depend on the thread count. Rows whose `seeks_synonyms`
+/// flag is false get no neighbours of their own (they can still be another row's neighbour).
+/// Memory: the normalised copy (`n × dim` f32) plus one `256 × n` f32 block per thread, plus
+/// the pairs above `tau`. Measured (`examples/synonymy_scale.rs`): see README, Benchmarks.
+pub fn synonymy_pairs(
+    emb: &[f32],
+    seeks_synonyms: &[bool],
+    dim: usize,
+    tau: f32,
+    k: usize,
+    progress: &dyn Progress,
+) -> BTreeMap<(u32, u32), f32> {
+    let n = emb.len().checked_div(dim).unwrap_or(0);
+    assert_eq!(seeks_synonyms.len(), n, "one flag per row");
+    let mut unit = emb.to_vec();
+    for row in unit.chunks_exact_mut(dim.max(1)) {
+        let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            row.iter_mut().for_each(|x| *x /= norm);
+        }
+    }
+    const BLOCK: usize = 256;
+    // Pairs (i, j), i < j, with cosine ≥ tau, from the upper triangle of the Gram matrix.
+    #[cfg(feature = "parallel")]
+    let block_ids = (0..n.div_ceil(BLOCK)).into_par_iter();
+    #[cfg(not(feature = "parallel"))]
+    let block_ids = 0..n.div_ceil(BLOCK);
+    let blocks: Vec<Vec<(u32, u32, f32)>> = block_ids
+        .map(|b| {
+            let (r0, r1) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
+            let (rows, cols) = (r1 - r0, n - r0);
+            let mut c = vec![0f32; rows * cols];
+            // C (rows × cols) = A[r0..r1] (rows × dim) · A[r0..n]ᵀ (dim × cols); all row-major.
+            // SAFETY: sgemm reads `rows × dim` values of A from `unit[r0 * dim..]` (row stride
+            // dim) and `dim × cols` values of Bᵀ from the same slice (column stride dim), and
+            // writes `rows × cols` values of C with row stride `cols`; `unit` holds `n × dim`
+            // values and `c` exactly `rows × cols`, so every access is in bounds.
+            unsafe {
+                matrixmultiply::sgemm(
+                    rows,
+                    dim,
+                    cols,
+                    1.0,
+                    unit[r0 * dim..].as_ptr(),
+                    dim as isize,
+                    1,
+                    unit[r0 * dim..].as_ptr(),
+                    1,
+                    dim as isize,
+                    0.0,
+                    c.as_mut_ptr(),
+                    cols as isize,
+                    1,
+                );
+            }
+            let mut out = Vec::new();
+            for (r, row) in c.chunks_exact(cols).enumerate() {
+                let i = r0 + r;
+                for (jj, &s) in row.iter().enumerate().skip(r + 1) {
+                    let j = r0 + jj;
+                    if s >= tau && (seeks_synonyms[i] || seeks_synonyms[j]) {
+                        out.push((i as u32, j as u32, s.min(1.0)));
+                    }
+                }
+            }
+            progress.advance(rows as u64);
+            out
+        })
+        .collect();
+    // Each row's candidates from both sides of the triangle, then its top k.
+    let mut per_row: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n];
+    for (i, j, s) in blocks.into_iter().flatten() {
+        if seeks_synonyms[i as usize] {
+            per_row[i as usize].push((j, s));
+        }
+        if seeks_synonyms[j as usize] {
+            per_row[j as usize].push((i, s));
+        }
+    }
+    let mut pairs = BTreeMap::new();
+    for (i, cand) in per_row.iter_mut().enumerate() {
+        cand.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        cand.truncate(k);
+        let i = i as u32;
+        for &(j, s) in cand.iter() {
+            pairs.entry((i.min(j), i.max(j))).or_insert(s);
+        }
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+
+    /// Many blocks (n = 900 > 3 × 256), a small k and rows that seek no synonyms: the
+    /// upper-triangle computation must equal a brute-force top-k per row over the full matrix.
+    #[test]
+    fn synonymy_across_blocks_equals_brute_force_topk() {
+        let words = [
+            "river", "valley", "north", "south", "city", "county", "lake", "mount", "saint", "new",
+        ];
+        let texts: Vec<String> = (0..900)
+            .map(|i| {
+                format!(
+                    "{} {} {}",
+                    words[i % 10],
+                    words[(i / 10) % 10],
+                    words[(i / 100) % 10]
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let enc = HashedNgramEncoder::default();
+        let emb = enc.encode(&refs).unwrap();
+        let d = 384;
+        let seeks: Vec<bool> = (0..900).map(|i| i % 7 != 0).collect();
+        let (tau, k) = (0.6, 3);
+        let got = synonymy_pairs(&emb, &seeks, d, tau, k, &());
+        let mut want = BTreeMap::new();
+        let row = |i: usize| &emb[i * d..(i + 1) * d];
+        for i in (0..900).filter(|&i| seeks[i]) {
+            let mut cand: Vec<(u32, f32)> = (0..900)
+                .filter(|&j| j != i)
+                .map(|j| {
+                    (
+                        j as u32,
+                        row(i).iter().zip(row(j)).map(|(a, b)| a * b).sum(),
+                    )
+                })
+                .filter(|&(_, c): &(u32, f32)| c >= tau)
+                .collect();
+            cand.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for &(j, c) in cand.iter().take(k) {
+                want.entry(((i as u32).min(j), (i as u32).max(j)))
+                    .or_insert(c);
+            }
+        }
+        assert!(want.len() > 900, "the fixture must have many synonym pairs");
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>()
+        );
+        for (p, c) in &got {
+            assert!((c - want[p]).abs() < 1e-5, "{p:?}: {c} vs {}", want[p]);
+        }
+    }
+
+    #[test]
+    fn synonymy_is_exact_topk_above_tau() {
+        let enc = HashedNgramEncoder::default();
+        let words = [
+            "stanford university",
+            "stanford univ",
+            "university of stanford",
+            "alzheimer",
+            "alzheimers",
+            "paris",
+        ];
+        let emb = enc.encode(&words).unwrap();
+        let pairs = synonymy_pairs(&emb, &[true; 6], 384, 0.5, 100, &());
+        // Brute force.
+        let d = 384;
+        for i in 0..words.len() {
+            for j in i + 1..words.len() {
+                let c: f32 = emb[i * d..(i + 1) * d]
+                    .iter()
+                    .zip(&emb[j * d..(j + 1) * d])
+                    .map(|(a, b)| a * b)
+                    .sum();
+                assert_eq!(
+                    pairs.contains_key(&(i as u32, j as u32)),
+                    c >= 0.5,
+                    "{} ~ {}: {c}",
+                    words[i],
+                    words[j]
+                );
+            }
+        }
+        let top1 = synonymy_pairs(&emb, &[true; 6], 384, -1.0, 1, &());
+        assert!(top1.len() <= words.len());
+    }
+}

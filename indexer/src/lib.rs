@@ -1,0 +1,36 @@
+#![warn(missing_docs)]
+//! # hipporag-indexer
+//!
+//! HippoRAG's offline indexing (arXiv 2405.14831 §3.1) for the `hipporag-wasm` retriever: a
+//! corpus of passages → OpenIE (named entities and triples: HippoRAG's files, the no-LLM rule
+//! extractor, or an OpenAI-compatible LLM) → phrase nodes, triple edges, synonymy edges and the
+//! passage-node matrix ([`graph::GraphBuilder`]) → the index bytes the retriever loads.
+//!
+//! The crate builds for wasm32 with `--no-default-features`: the rule extractor, the hashed
+//! encoder, graph and synonymy construction and the index writer stay; the file system
+//! (`fs`), rayon (`parallel`), the LLM client (`llm`), `hipporag site` (`site`) and candle
+//! (`minilm`) are features.
+//!
+//! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines.
+//! * [`openie`] — OpenIE documents: import, the rule extractor, the LLM client and its cache.
+//! * [`graph`] — [`graph::GraphBuilder`] and exact synonymy neighbours.
+//! * [`eval`] — recall@k on MuSiQue-style question files.
+//! * [`site`] — `hipporag site DIR` (feature `site`).
+//! * [`files`] — atomic file writes and reading index files (feature `fs`).
+
+pub mod corpus;
+pub mod error;
+pub mod eval;
+#[cfg(feature = "fs")]
+pub mod files;
+pub mod graph;
+pub mod hex;
+pub mod json;
+#[cfg(feature = "minilm")]
+pub mod minilm;
+pub mod openie;
+pub mod progress;
+#[cfg(feature = "site")]
+pub mod site;
+
+pub use error::{Error, Result};

@@ -1,0 +1,18 @@
+//! Progress callbacks for the long stages of a build (OpenIE, encoding, synonymy edges), one
+//! trait for all of them. The CLI draws them with indicatif; the in-browser indexer posts them
+//! to the page.
+
+/// Receives the progress of one stage at a time.
+pub trait Progress: Sync {
+    /// A stage with `total` units starts (`stage` names it: `"OpenIE"`, `"encoding phrases"`, …).
+    fn start(&self, _stage: &str, _total: u64) {}
+    /// `n` more units are done.
+    fn advance(&self, _n: u64) {}
+    /// A short status of the running stage (the LLM client: tokens used, failures so far).
+    fn detail(&self, _text: &str) {}
+    /// The current stage is finished.
+    fn finish(&self) {}
+}
+
+/// No progress output.
+impl Progress for () {}

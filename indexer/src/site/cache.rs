@@ -1,0 +1,166 @@
+//! The site's caches in `DIR/.hipporag-cache/`: per-passage OpenIE output (the append-only
+//! JSON Lines cache of [`crate::openie::cache`], keyed by the SHA-256 of the passage's title,
+//! text and heading path) and embeddings (`vectors.<encoder>.bin`, keyed by the SHA-256 of the
+//! text, rewritten whole after each build with the texts the build encoded or reused).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use super::SitePassage;
+use crate::Result;
+use crate::hex::hex;
+use crate::openie::OpenIeDoc;
+use crate::openie::cache::{Cache, CacheRecord};
+use crate::openie::rules::{RuleExtractor, RuleOptions};
+use hipporag_wasm::encoder::{Encoder, EncoderInfo};
+
+/// The extractor recorded in the OpenIE cache's `model` field.
+const EXTRACTOR: &str = "rules";
+/// Recorded in the OpenIE cache's `prompts` field; bump when the extraction output changes, so
+/// cached entries are not reused.
+const OPENIE_CACHE_VERSION: &str = "site-rules-v1";
+
+/// The cache key of a passage's extraction: SHA-256 over the cache version, title, text and
+/// heading path (each length-prefixed).
+fn openie_key(p: &SitePassage) -> String {
+    let mut h = Sha256::new();
+    h.update(OPENIE_CACHE_VERSION.as_bytes());
+    for part in [&p.passage.title, &p.passage.text] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    for s in &p.headings {
+        h.update((s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    }
+    hex(&h.finalize())
+}
+
+/// The rule extractor's document for every passage, from the cache at `path` when it holds
+/// the passage and extracted (and appended to it) otherwise. Returns the documents (`idx` set)
+/// and how many came from the cache.
+///
+/// # Errors
+/// [`Error::Io`] when the cache cannot be read or appended to.
+pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDoc>, usize)> {
+    let (mut cache, loaded) = Cache::open(path, EXTRACTOR, OPENIE_CACHE_VERSION)?;
+    let ex = RuleExtractor::new(RuleOptions::default());
+    let mut reused = 0;
+    let mut docs = Vec::with_capacity(site.len());
+    for (i, p) in site.iter().enumerate() {
+        let key = openie_key(p);
+        let doc = match loaded.records.get(&key) {
+            Some(r) => {
+                reused += 1;
+                OpenIeDoc {
+                    idx: None,
+                    passage: p.passage.indexed_text(),
+                    extracted_entities: r.entities.clone(),
+                    extracted_triples: r.triples.clone(),
+                }
+            }
+            None => {
+                let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
+                let doc = ex.extract(&p.passage, &heads);
+                cache.append(&CacheRecord {
+                    hash: key,
+                    model: EXTRACTOR.into(),
+                    prompts: OPENIE_CACHE_VERSION.into(),
+                    entities: doc.extracted_entities.clone(),
+                    triples: doc.extracted_triples.clone(),
+                    tokens: 0,
+                    repaired: false,
+                    malformed_triples: 0,
+                })?;
+                doc
+            }
+        };
+        docs.push(OpenIeDoc {
+            idx: Some(i),
+            ..doc
+        });
+    }
+    Ok((docs, reused))
+}
+
+/// An encoder that answers from (and records into) a cache keyed by SHA-256 of the text.
+pub struct VectorCache<'a> {
+    inner: &'a dyn Encoder,
+    path: PathBuf,
+    cache: Mutex<HashMap<[u8; 32], Vec<f32>>>,
+    hits: AtomicUsize,
+    misses: AtomicUsize,
+}
+
+impl<'a> VectorCache<'a> {
+    /// The cache of `encoder` in `dir` (`vectors.<encoder id slug>.bin`); an unreadable or
+    /// missing file is an empty cache.
+    pub fn open(dir: &Path, encoder: &'a dyn Encoder) -> Self {
+        let path = dir.join(format!(
+            "vectors.{}.bin",
+            super::html::slug(&encoder.info().id)
+        ));
+        let cache = std::fs::read(&path)
+            .ok()
+            .and_then(|b| postcard::from_bytes::<Vec<([u8; 32], Vec<f32>)>>(&b).ok())
+            .map(|v| v.into_iter().collect())
+            .unwrap_or_default();
+        Self {
+            inner: encoder,
+            path,
+            cache: Mutex::new(cache),
+            hits: AtomicUsize::new(0),
+            misses: AtomicUsize::new(0),
+        }
+    }
+
+    /// Writes the cache (atomically); returns (texts answered from it, texts encoded).
+    ///
+    /// # Errors
+    /// [`Error::Io`] naming the cache file.
+    pub fn save(self) -> Result<(usize, usize)> {
+        let cache = self.cache.into_inner().expect("cache lock");
+        let mut rows: Vec<(&[u8; 32], &Vec<f32>)> = cache.iter().collect();
+        rows.sort_by_key(|(k, _)| **k);
+        let bytes = postcard::to_allocvec(&rows).expect("postcard to a Vec");
+        crate::files::write_atomic(&self.path, &bytes)?;
+        Ok((self.hits.into_inner(), self.misses.into_inner()))
+    }
+}
+
+impl Encoder for VectorCache<'_> {
+    fn info(&self) -> EncoderInfo {
+        self.inner.info()
+    }
+
+    fn encode(&self, texts: &[&str]) -> hipporag_wasm::Result<Vec<f32>> {
+        let dim = self.inner.info().dim as usize;
+        let keys: Vec<[u8; 32]> = texts
+            .iter()
+            .map(|t| Sha256::digest(t.as_bytes()).into())
+            .collect();
+        let mut cache = self.cache.lock().expect("cache lock");
+        let missing: Vec<usize> = (0..texts.len())
+            .filter(|&i| !cache.contains_key(&keys[i]))
+            .collect();
+        if !missing.is_empty() {
+            let todo: Vec<&str> = missing.iter().map(|&i| texts[i]).collect();
+            let v = self.inner.encode(&todo)?;
+            for (&i, row) in missing.iter().zip(v.chunks_exact(dim)) {
+                cache.insert(keys[i], row.to_vec());
+            }
+        }
+        self.hits
+            .fetch_add(texts.len() - missing.len(), Ordering::Relaxed);
+        self.misses.fetch_add(missing.len(), Ordering::Relaxed);
+        let mut out = Vec::with_capacity(texts.len() * dim);
+        for k in &keys {
+            out.extend_from_slice(&cache[k]);
+        }
+        Ok(out)
+    }
+}

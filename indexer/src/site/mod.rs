@@ -1,0 +1,333 @@
+//! `hipporag site DIR`: multi-hop search for a built static site, the way Pagefind does
+//! keyword search — run one command after the site builds, add one script tag and one element.
+//!
+//! ```text
+//!  DIR/**/*.html, *.md ──► html (main content → sections at headings, url#anchor, heading path)
+//!        ──► passages (≤ MAX_PASSAGE_CHARS each) ──► rule OpenIE (cached per passage)
+//!        ──► graph::GraphBuilder (encoder cached per text) ──► DIR/_hipporag/ (atomically)
+//! ```
+//!
+//! The output directory holds `index.<hash>.hipporag` (named by the first 16 hex digits of the
+//! SHA-256 of its bytes, so a CDN may cache it forever), `hipporag-entry.json` (which index, its
+//! encoder and counts), the retriever's wasm and JS (`hipporag_wasm_bg.wasm`,
+//! `hipporag_wasm.js`, `hipporag.js`), the JS API `hipporag-site.js` (`init`, `search`,
+//! `debouncedSearch`, `result.data()`, like Pagefind's) with its types `hipporag-site.d.ts`, the
+//! default UI `hipporag-ui.js` + `hipporag-ui.css`, and the two modules they share with the
+//! demo: `hipporag-dom.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
+//! encoder id) — [`UI_FILES`]. It is written to a temporary sibling directory and renamed over the old one:
+//! a failed build leaves the previous `_hipporag/` as it was.
+//!
+//! **Incremental rebuilds** ([`cache`]). Extraction runs the rule extractor without corpus
+//! statistics, so a passage's OpenIE output depends on its own text and heading path only; it is
+//! cached in `DIR/.hipporag-cache/openie.jsonl` (the append-only cache of
+//! [`crate::openie::cache`]) under the SHA-256 of both. Embeddings are cached in
+//! `DIR/.hipporag-cache/vectors.<encoder>.bin` under the SHA-256 of the text. A rebuild reuses
+//! every unchanged passage's entry and gives the same bytes as a clean build (tested).
+
+pub mod cache;
+pub mod html;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::graph::{BuildOptions, GraphBuilder};
+use crate::hex::hex;
+use crate::progress::Progress;
+use crate::{Error, Result};
+use hipporag_wasm::encoder::Encoder;
+use hipporag_wasm::index::Passage;
+
+/// Longest passage, in characters: longer sections are split at line boundaries (a passage is
+/// the unit a result shows and links to).
+pub const MAX_PASSAGE_CHARS: usize = 1500;
+/// The output directory's name inside the site.
+pub const OUTPUT_DIR: &str = "_hipporag";
+/// The cache directory's name inside the site.
+pub const CACHE_DIR: &str = ".hipporag-cache";
+/// The browser assets `hipporag site` copies next to the index: file names in the wasm
+/// package directory (`./build.sh build` writes `pkg/`).
+pub const PKG_FILES: &[&str] = &["hipporag_wasm_bg.wasm", "hipporag_wasm.js", "hipporag.js"];
+/// The JS API and default UI `hipporag site` copies from the UI directory (`www/site/`).
+pub const UI_FILES: &[&str] = &[
+    "hipporag-site.js",
+    "hipporag-site.d.ts",
+    "hipporag-ui.js",
+    "hipporag-ui.css",
+    "hipporag-dom.js",
+    "hipporag-encoders.js",
+];
+
+/// Options of [`build_site`].
+#[derive(Debug, Clone)]
+pub struct SiteOptions {
+    /// The wasm package directory (`pkg/`) whose [`PKG_FILES`] are copied.
+    pub pkg: PathBuf,
+    /// Directory of the [`UI_FILES`] (`www/site/`).
+    pub ui: PathBuf,
+    /// Graph build options (synonymy threshold, quantisation, …).
+    pub build: BuildOptions,
+    /// Shell globs over site-relative paths (`genindex*.html`, `api/**`) of pages to leave out.
+    pub exclude: Vec<String>,
+}
+
+/// What a build did (printed by the CLI; the figures of the issue's note).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteReport {
+    /// HTML and Markdown pages read.
+    pub pages: usize,
+    /// Passages indexed.
+    pub passages: usize,
+    /// Phrase nodes.
+    pub phrases: u32,
+    /// Passages whose OpenIE output came from the cache.
+    pub openie_cached: usize,
+    /// Texts whose embedding came from the cache (phrases, passages, facts).
+    pub vectors_cached: usize,
+    /// Texts encoded in this run.
+    pub vectors_encoded: usize,
+    /// Index file name inside the output directory.
+    pub index_file: String,
+    /// Index size in bytes.
+    pub index_bytes: usize,
+}
+
+/// One passage with where it lives.
+#[derive(Debug, Clone)]
+pub struct SitePassage {
+    /// Title (heading path), text and `url#anchor`.
+    pub passage: Passage,
+    /// Heading path, outermost first.
+    pub headings: Vec<String>,
+}
+
+/// Pages of `dir` (`*.html`, `*.htm`, `*.md`), sorted by path; the output and cache directories
+/// and paths matching an `exclude` glob (relative to `dir`) are skipped.
+///
+/// # Errors
+/// [`Error::Io`] naming an unreadable directory entry; [`Error::InvalidRequest`] for a bad glob.
+pub fn pages(dir: &Path, exclude: &[String]) -> Result<Vec<PathBuf>> {
+    let mut globs = globset::GlobSetBuilder::new();
+    for g in exclude {
+        globs.add(
+            globset::Glob::new(g)
+                .map_err(|e| Error::InvalidRequest(format!("--exclude {g:?}: not a glob: {e}")))?,
+        );
+    }
+    let globs = globs
+        .build()
+        .map_err(|e| Error::InvalidRequest(format!("--exclude: {e}")))?;
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let n = e.file_name().to_string_lossy();
+            !(e.depth() > 0
+                && e.file_type().is_dir()
+                && (n == OUTPUT_DIR || n == CACHE_DIR || n.starts_with(".hipporag-tmp")))
+        })
+    {
+        let e = e.map_err(|err| {
+            let path = err.path().unwrap_or(dir).to_path_buf();
+            Error::io(&path, std::io::Error::other(err.to_string()))
+        })?;
+        let ext = e.path().extension().and_then(|x| x.to_str()).unwrap_or("");
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        if e.file_type().is_file() && matches!(ext, "html" | "htm" | "md") && !globs.is_match(rel) {
+            out.push(e.path().to_path_buf());
+        }
+    }
+    Ok(out)
+}
+
+/// Splits a page into passages: one per section, long sections cut at line boundaries into
+/// pieces of at most [`MAX_PASSAGE_CHARS`] (a single longer line stays whole). `url` is the
+/// page's site-relative URL (`/library/json.html`); a Markdown page's URL is its path with
+/// `.html`, as static site generators publish it.
+pub fn page_passages(page: &html::Page, url: &str) -> Vec<SitePassage> {
+    let mut out = Vec::new();
+    for s in &page.sections {
+        let title = s.headings.join(" › ");
+        let href = match &s.anchor {
+            Some(a) => format!("{url}#{a}"),
+            None => url.to_string(),
+        };
+        let mut chunk = String::new();
+        let mut push = |chunk: &mut String| {
+            if !chunk.trim().is_empty() {
+                out.push(SitePassage {
+                    passage: Passage {
+                        title: title.clone(),
+                        text: std::mem::take(chunk),
+                        url: Some(href.clone()),
+                    },
+                    headings: s.headings.clone(),
+                });
+            }
+            chunk.clear();
+        };
+        for line in s.text.lines() {
+            if !chunk.is_empty() && chunk.chars().count() + line.chars().count() > MAX_PASSAGE_CHARS
+            {
+                push(&mut chunk);
+            }
+            if !chunk.is_empty() {
+                chunk.push('\n');
+            }
+            chunk.push_str(line);
+        }
+        push(&mut chunk);
+    }
+    out
+}
+
+/// Reads every page of `dir` (less `exclude`d ones) into passages, in path order.
+///
+/// # Errors
+/// [`Error::Io`] naming an unreadable page; [`Error::InvalidRequest`] for a bad glob.
+pub fn read_site(dir: &Path, exclude: &[String]) -> Result<(usize, Vec<SitePassage>)> {
+    let files = pages(dir, exclude)?;
+    let mut out = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let rel = f.strip_prefix(dir).unwrap_or(f);
+        let mut url = String::from("/");
+        url.push_str(&rel.to_string_lossy().replace('\\', "/"));
+        let page = if url.ends_with(".md") {
+            url.truncate(url.len() - 3);
+            url.push_str(".html");
+            html::extract_markdown(&text)
+        } else {
+            html::extract_html(&text)
+        };
+        out.extend(page_passages(&page, &url));
+    }
+    Ok((files.len(), out))
+}
+
+/// Builds `dir/_hipporag/` (see the module docs); returns what it did.
+///
+/// Three steps: rule OpenIE per passage through the cache ([`cache::extract_cached`]), the
+/// graph and embeddings through the vector cache ([`cache::VectorCache`]), then the output
+/// directory, written aside and swapped in ([`write_output`]).
+///
+/// # Errors
+/// [`Error::Io`] naming the file that cannot be read or written (a missing asset in
+/// `opts.pkg`/`opts.ui` says which `./build.sh` step makes it); [`Error::InvalidRequest`] for a
+/// site without any text; encoder errors.
+pub fn build_site(
+    dir: &Path,
+    encoder: &dyn Encoder,
+    opts: &SiteOptions,
+    progress: &dyn Progress,
+) -> Result<SiteReport> {
+    for f in PKG_FILES {
+        let p = opts.pkg.join(f);
+        if !p.is_file() {
+            return Err(Error::io(
+                &p,
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "missing: build the wasm package with ./build.sh build, or pass --pkg",
+                ),
+            ));
+        }
+    }
+    let (page_count, site) = read_site(dir, &opts.exclude)?;
+    if site.is_empty() {
+        return Err(Error::InvalidRequest(format!(
+            "{}: no page with text (looked for *.html, *.htm and *.md)",
+            dir.display()
+        )));
+    }
+    let mut report = SiteReport {
+        pages: page_count,
+        passages: site.len(),
+        ..Default::default()
+    };
+    let cache_dir = dir.join(CACHE_DIR);
+    std::fs::create_dir_all(&cache_dir).map_err(|e| Error::io(&cache_dir, e))?;
+
+    let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
+    report.openie_cached = reused;
+
+    let vectors = cache::VectorCache::open(&cache_dir, encoder);
+    let passages: Vec<Passage> = site.into_iter().map(|p| p.passage).collect();
+    let (data, build) = GraphBuilder::from_openie(passages, &docs)
+        .and_then(|g| g.build(&vectors, &opts.build, progress))?;
+    (report.vectors_cached, report.vectors_encoded) = vectors.save()?;
+    report.phrases = build.counts.phrases;
+
+    let bytes = data.to_bytes();
+    report.index_bytes = bytes.len();
+    report.index_file = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
+    write_output(dir, &bytes, &data.header, &report.index_file, opts)?;
+    Ok(report)
+}
+
+/// Writes `dir/_hipporag/` — the index as `index_file`, the wasm package, the UI and
+/// `hipporag-entry.json` — in a temporary sibling directory, then renames it over the old one;
+/// on any error the old directory stays as it was.
+fn write_output(
+    dir: &Path,
+    index: &[u8],
+    header: &hipporag_wasm::index::Header,
+    index_file: &str,
+    opts: &SiteOptions,
+) -> Result<()> {
+    let out = dir.join(OUTPUT_DIR);
+    let tmp = tempfile::Builder::new()
+        .prefix(".hipporag-tmp")
+        .tempdir_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    let write = |name: &str, b: &[u8]| {
+        let p = tmp.path().join(name);
+        std::fs::write(&p, b).map_err(|e| Error::io(&p, e))
+    };
+    write(index_file, index)?;
+    for f in PKG_FILES {
+        let src = opts.pkg.join(f);
+        let b = std::fs::read(&src).map_err(|e| Error::io(&src, e))?;
+        write(f, &b)?;
+    }
+    for f in UI_FILES {
+        let src = opts.ui.join(f);
+        let b = std::fs::read(&src).map_err(|e| Error::io(&src, e))?;
+        write(f, &b)?;
+    }
+    let entry = serde_json::json!({
+        "index": index_file,
+        "encoder": header.encoder,
+        "counts": header.counts,
+        "generator": header.build.generator,
+    });
+    write(
+        "hipporag-entry.json",
+        (serde_json::to_string_pretty(&entry).expect("serialisable") + "\n").as_bytes(),
+    )?;
+    let tmp_path = tmp.keep();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&tmp_path, std::fs::Permissions::from_mode(0o755));
+    }
+    let old = dir.join(format!(".hipporag-tmp-old-{}", std::process::id()));
+    if out.exists() {
+        std::fs::rename(&out, &old).map_err(|e| Error::io(&out, e))?;
+    }
+    if let Err(e) = std::fs::rename(&tmp_path, &out) {
+        if old.exists() {
+            let _ = std::fs::rename(&old, &out);
+        }
+        let _ = std::fs::remove_dir_all(&tmp_path);
+        return Err(Error::io(&out, e));
+    }
+    if old.exists() {
+        std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! `hipporag site` on a small site made here: pages → passages with url#anchor and heading
+//! paths; an incremental rebuild after one page changes reuses the cached OpenIE and
+//! embeddings of every unchanged passage and gives exactly the bytes of a clean build; a failed
+//! build leaves the previous `_hipporag/` in place. (The real-site test is
+//! tests/e2e/site_docs.test.mjs, on Python's documentation.)
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use hipporag_indexer::graph::BuildOptions;
+use hipporag_indexer::site::{OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
+use hipporag_wasm::encoder::HashedNgramEncoder;
+
+const PAGES: &[(&str, &str)] = &[
+    (
+        "index.html",
+        r#"<html><head><title>Widgets docs</title></head><body><nav>Home</nav><main>
+<h1 id="widgets">Widgets</h1><p>Widgets is a library by Ada Lovelace for drawing gears.</p>
+<h2 id="install">Install</h2><p>Install Widgets with pip from the Python Package Index.</p>
+</main><footer>© Widgets</footer></body></html>"#,
+    ),
+    (
+        "guide/gears.html",
+        r#"<html><body><main><h1 id="gears">Gears</h1><p>A Gear turns a Spindle. Gears were designed by Charles Babbage.</p>
+<h2 id="spindles">Spindles</h2><p>The Spindle module connects to the Analytical Engine.</p></main></body></html>"#,
+    ),
+    (
+        "notes.md",
+        "# Release notes\n\nVersion 2 adds the Spindle module.\n\n## Known issues\n\nThe Analytical Engine is slow.\n",
+    ),
+];
+
+fn write_site(dir: &Path) {
+    for (name, text) in PAGES {
+        let p = dir.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn opts(pkg: &Path) -> SiteOptions {
+    SiteOptions {
+        pkg: pkg.to_path_buf(),
+        ui: Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/site"),
+        build: BuildOptions::default(),
+        exclude: Vec::new(),
+    }
+}
+
+/// Stand-ins for the wasm package (the build only copies these files).
+fn fake_pkg(dir: &Path) {
+    for f in PKG_FILES {
+        std::fs::write(dir.join(f), format!("stand-in for {f}")).unwrap();
+    }
+}
+
+fn output(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir.join(OUTPUT_DIR))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn passages_carry_url_anchor_and_heading_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_site(tmp.path());
+    let (pages, passages) = read_site(tmp.path(), &[]).unwrap();
+    assert_eq!(pages, 3);
+    let got: Vec<(&str, &str)> = passages
+        .iter()
+        .map(|p| (p.passage.url.as_deref().unwrap(), p.passage.title.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("/guide/gears.html#gears", "Gears"),
+            ("/guide/gears.html#spindles", "Gears › Spindles"),
+            ("/index.html#widgets", "Widgets"),
+            ("/index.html#install", "Widgets › Install"),
+            ("/notes.html#release-notes", "Release notes"),
+            ("/notes.html#known-issues", "Release notes › Known issues"),
+        ]
+    );
+    assert!(
+        passages.iter().all(|p| !p.passage.text.contains("©")),
+        "footer skipped"
+    );
+    let (n, _) = read_site(tmp.path(), &["guide/**".into()]).unwrap();
+    assert_eq!(n, 2, "--exclude");
+}
+
+#[test]
+fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let a = tempfile::tempdir().unwrap();
+    write_site(a.path());
+    let first = build_site(a.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    assert_eq!(
+        (first.pages, first.passages, first.openie_cached),
+        (3, 6, 0)
+    );
+    assert!(first.vectors_cached < first.vectors_encoded);
+    let files = output(a.path());
+    assert!(files.contains_key(&first.index_file));
+    for f in hipporag_indexer::site::UI_FILES {
+        assert!(files.contains_key(*f), "{f} is shipped");
+    }
+
+    // Unchanged rebuild: everything from the cache, same bytes.
+    let again = build_site(a.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    assert_eq!((again.openie_cached, again.vectors_encoded), (6, 0));
+    assert_eq!(output(a.path()), files);
+
+    // One page changes (one of its two sections): only its changed passage is extracted again.
+    let changed = PAGES[1]
+        .1
+        .replace("designed by Charles Babbage", "designed by Mary Somerville");
+    std::fs::write(a.path().join("guide/gears.html"), &changed).unwrap();
+    let inc = build_site(a.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    assert_eq!(inc.openie_cached, 5);
+    assert!(
+        inc.vectors_encoded > 0 && inc.vectors_cached > inc.vectors_encoded,
+        "{inc:?}"
+    );
+    assert_ne!(inc.index_file, first.index_file);
+
+    // A clean build of the changed site gives the same bytes.
+    let b = tempfile::tempdir().unwrap();
+    write_site(b.path());
+    std::fs::write(b.path().join("guide/gears.html"), &changed).unwrap();
+    let clean = build_site(b.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    assert_eq!(clean.openie_cached, 0);
+    assert_eq!(output(a.path()), output(b.path()));
+
+    // A failed build (the wasm package is missing) leaves the last good output in place.
+    let before = output(a.path());
+    std::fs::write(
+        a.path().join("index.html"),
+        "<html><body><p>changed</p></body></html>",
+    )
+    .unwrap();
+    let err = build_site(a.path(), &enc, &opts(&pkg.path().join("nope")), &())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("hipporag_wasm_bg.wasm"), "{err}");
+    assert_eq!(output(a.path()), before);
+}

@@ -1,0 +1,27 @@
+//! Phrase normalisation cases shared by the native test (`tests/normalize.rs`) and the wasm test
+//! (`tests/wasm.rs`): NFKD comes from `unicode-normalization` natively and from the JS engine in
+//! wasm, and both must give these keys. Latin accents, ligatures, full-width forms, Greek,
+//! Cyrillic, Devanagari, Hangul, CJK, superscripts and symbols.
+
+/// `(input, normalised key)`.
+pub const CASES: &[(&str, &str)] = &[
+    ("  Thomas C. Südhof ", "thomas c sudhof"),
+    ("Café  au-Lait!", "cafe au lait"),
+    ("ÆON Ñandú", "æon nandu"),
+    ("ﬁnance ﬂow", "finance flow"),
+    ("ＡＢＣ１２３ Ｔｏｋｙｏ", "abc123 tokyo"),
+    ("x² + H₂O", "x2 h2o"),
+    ("Αθήνα", "αθη\u{301}να"),
+    ("Москва, Россия", "москва россия"),
+    ("Йошкар-Ола", "и\u{306}ошкар ола"),
+    ("हिन्दी", "हिन्दी"),
+    // Hangul syllables decompose into conjoining jamo (letters, so they stay).
+    (
+        "서울특별시",
+        "\u{1109}\u{1165}\u{110b}\u{116e}\u{11af}\u{1110}\u{1173}\u{11a8}\u{1107}\u{1167}\u{11af}\u{1109}\u{1175}",
+    ),
+    ("東京都 个性化PageRank算法", "東京都 个性化pagerank算法"),
+    ("Œuvre — l’été", "œuvre l ete"),
+    ("№ 5 ℃ ™", "no 5 c tm"),
+    ("--", ""),
+];

@@ -1,0 +1,110 @@
+// Types of hipporag-site.js, the JS API of a site indexed by `hipporag site DIR` (served from
+// /_hipporag/), shaped like Pagefind's. Self-contained: a site's _hipporag/ holds no other
+// declaration file.
+//
+//   const hipporag: typeof import("./hipporag-site.js") = await import("/_hipporag/hipporag-site.js");
+//   const s = await hipporag.search("how do I save a dict to a file as JSON?");
+//   const first = await s.results[0].data();
+
+/** The retrieval method: HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the dense baseline. */
+export type SearchMode = "hipporag1" | "hipporag2" | "dense";
+
+export interface InitOptions {
+  /** Prefix of result URLs when the site is not served at the root of its origin (default "/"). */
+  baseUrl?: string;
+}
+
+export interface SearchOptions {
+  /** Pages returned (default 8), drawn from the top `topK × 8` passages. */
+  topK?: number;
+  mode?: SearchMode;
+}
+
+/** A phrase a result drew its score from: `count` occurrences × PPR probability `ppr` = `score`. */
+export interface Contribution {
+  phraseId: number;
+  phrase: string;
+  count: number;
+  ppr: number;
+  score: number;
+}
+
+/** A query entity linked to a phrase node (HippoRAG), or a fact's phrase (HippoRAG 2). */
+export interface Seed {
+  /** The query entity (HippoRAG), or the linked fact "(subject, relation, object)" (HippoRAG 2). */
+  linkedFrom: string;
+  phraseId: number;
+  phrase: string;
+  cosine: number;
+  /** Node specificity 1/|Pᵢ|. */
+  specificity: number;
+  /** The personalized PageRank reset weight. */
+  weight: number;
+}
+
+/** A triple linked to the question (HippoRAG 2). */
+export interface LinkedFact {
+  factId: number;
+  subject: string;
+  relation: string;
+  object: string;
+  cosine: number;
+  score: number;
+}
+
+export interface PhraseScore {
+  phraseId: number;
+  phrase: string;
+  ppr: number;
+}
+
+/** Why these results: query entities → seed phrases (or linked facts) → top PPR phrases. */
+export interface Explanation {
+  entities: string[];
+  seeds: Seed[];
+  facts: LinkedFact[];
+  topPhrases: PhraseScore[];
+}
+
+export interface ResultData {
+  /** The page and the passage's anchor (`baseUrl` + `page.html#anchor`), or null for a passage without a URL. */
+  url: string | null;
+  title: string;
+  /** About the first 240 characters of the passage, cut on a word boundary. */
+  excerpt: string;
+  /** The passage text. */
+  content: string;
+  contributions: Contribution[];
+}
+
+export interface Result {
+  /** The passage id. */
+  id: number;
+  score: number;
+  data(): Promise<ResultData>;
+}
+
+export interface Search {
+  query: string;
+  mode: SearchMode;
+  /** Why the search fell back to the dense ranking, or null. */
+  fallback: string | null;
+  explanation: Explanation;
+  /** Milliseconds per step, measured in the page. */
+  timings: { entitiesMs: number; encodeMs: number; retrieveMs: number };
+  /** One per page, best first. */
+  results: Result[];
+}
+
+/**
+ * Loads hipporag-entry.json, the query encoder, the wasm module and the index (once; `search`
+ * calls it). Resolves to the loaded retriever (hipporag.js's HippoRAG), an object a page need
+ * not look into.
+ */
+export function init(options?: InitOptions): Promise<object>;
+
+/** Ranks the site's pages for `query`; a page appears once, as its best-scoring passage. */
+export function search(query: string, options?: SearchOptions): Promise<Search>;
+
+/** `search()` after `ms` (default 300) of quiet; resolves to null when a later call superseded this one. */
+export function debouncedSearch(query: string, options?: SearchOptions, ms?: number): Promise<Search | null>;
