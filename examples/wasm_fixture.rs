@@ -1,6 +1,7 @@
 //! Writes the fixtures `tests/wasm.rs` replays in WebAssembly: the musique_train index (GPT-3.5
 //! OpenIE, hashed n-gram encoder, fact vectors) as `target/fixtures/musique.idx`, and the native
-//! rankings and exact score bits of every question in hipporag1 and hipporag2 modes as
+//! rankings and exact score bits of every question in hipporag1, hipporag2, bm25 and hybrid
+//! modes as
 //! `target/fixtures/musique_expected.json`. `./build.sh test` runs it before the wasm tests, so
 //! they never depend on a native test having run.
 //!
@@ -53,7 +54,16 @@ fn main() {
             };
             let res = run_mode(Mode::HippoRag1);
             let res2 = run_mode(Mode::HippoRag2);
+            let ranking = |mode| {
+                let r = run_mode(mode);
+                serde_json::json!({
+                    "ids": r.passages.iter().map(|p| p.id).collect::<Vec<_>>(),
+                    "score_bits": r.passages.iter().map(|p| p.score.to_bits()).collect::<Vec<_>>(),
+                })
+            };
             serde_json::json!({
+                "bm25": ranking(Mode::Bm25),
+                "hybrid": ranking(Mode::Hybrid),
                 "question": q.question,
                 "entities": query.entities,
                 "ids": res.passages.iter().map(|p| p.id).collect::<Vec<_>>(),

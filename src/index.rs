@@ -14,7 +14,8 @@
 //! ([`Vectors`], int8 by default), the phrase graph in CSR (undirected, stored symmetric: triple
 //! edges weighted by count, synonymy edges by cosine), the passage-node matrix transposed (`Pᵀ`,
 //! passages × phrases, CSR, occurrence counts), the passages (title, text, optional URL), passage
-//! embeddings, the facts (triples as phrase ids + relation) and, when built, fact embeddings.
+//! embeddings, the facts (triples as phrase ids + relation), when built, fact embeddings and,
+//! when built, the BM25 index of the passages ([`crate::bm25::Bm25Data`]; format 3 added it).
 //!
 //! Loading checks, in order, each with its own [`FormatProblem`]: magic
 //! ([`FormatProblem::BadMagic`]), version ([`FormatProblem::UnsupportedVersion`]), length
@@ -30,6 +31,7 @@
 use serde::{Deserialize, Serialize};
 use sprs::CsMatI;
 
+use crate::bm25::{Bm25, Bm25Data};
 use crate::encoder::EncoderInfo;
 use crate::error::FormatProblem;
 use crate::vectors::{Codes, Quantization, VectorIndex, Vectors};
@@ -38,7 +40,7 @@ use crate::{Error, Result};
 /// The first 8 bytes of every index file.
 pub const MAGIC: &[u8; 8] = b"HIPPORAG";
 /// The payload layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Bytes before the payload.
 pub const PREFIX_LEN: usize = 24;
 
@@ -203,6 +205,8 @@ pub struct IndexData {
     pub facts: Vec<Fact>,
     /// Fact embeddings, `facts × dim`, when built (HippoRAG 2 mode needs them).
     pub fact_vectors: Option<Vectors>,
+    /// BM25 over the passages, when built (the `bm25` and `hybrid` modes need it).
+    pub bm25: Option<Bm25Data>,
 }
 
 impl IndexData {
@@ -220,7 +224,7 @@ impl IndexData {
 
     /// The payload's sections in file order, each as its own postcard bytes (they concatenate
     /// to the payload): `header`, `phrases`, `phrase_vectors`, `graph`, `passage_phrases`,
-    /// `passages`, `passage_vectors`, `facts`, `fact_vectors`. For size reports
+    /// `passages`, `passage_vectors`, `facts`, `fact_vectors`, `bm25`. For size reports
     /// (`hipporag info`).
     pub fn sections(&self) -> Vec<(&'static str, Vec<u8>)> {
         fn enc<T: Serialize>(v: &T) -> Vec<u8> {
@@ -236,6 +240,7 @@ impl IndexData {
             ("passage_vectors", enc(&self.passage_vectors)),
             ("facts", enc(&self.facts)),
             ("fact_vectors", enc(&self.fact_vectors)),
+            ("bm25", enc(&self.bm25)),
         ]
     }
 
@@ -348,6 +353,8 @@ pub struct Index {
     pub facts: Vec<Fact>,
     /// Fact embeddings, if built.
     pub fact_vectors: Option<VectorIndex>,
+    /// BM25 over the passages, if built.
+    pub bm25: Option<Bm25>,
     /// Node specificity `s_i = 1/|P_i|` (HippoRAG §3.2), `|P_i|` = passages containing phrase `i`.
     pub specificity: Vec<f32>,
 }
@@ -438,6 +445,7 @@ impl Index {
                 format!("fact ({}, {}) names a phrase id ≥ {n}", f.subject, f.object),
             ));
         }
+        let bm25 = d.bm25.map(|b| Bm25::from_data(b, np)).transpose()?;
         let graph = d.graph.into_sprs("graph")?;
         for (w, (i, j)) in graph.iter() {
             if i == j || graph.get(j as usize, i as usize) != Some(w) {
@@ -466,6 +474,7 @@ impl Index {
             passage_vectors: VectorIndex::new(d.passage_vectors),
             facts: d.facts,
             fact_vectors: d.fact_vectors.map(VectorIndex::new),
+            bm25,
             specificity,
         })
     }

@@ -16,6 +16,8 @@
 //!      index ──► query entities ──► linking (seeds) ──► ppr ──► rank ──► ranked passages
 //! ```
 //!
+//! * [`analysis`] — the terms of a text (word boundaries, stemming), for BM25.
+//! * [`bm25`] — BM25 over passage terms (the `bm25` and `hybrid` modes).
 //! * [`index`] — the index file: header, payload, validation ([`Index`]).
 //! * [`vectors`] — embedding matrices, f32 or int8-quantised, and cosine search over them.
 //! * [`normalize`] — the phrase normalisation shared by indexing and querying.
@@ -82,6 +84,8 @@
 //! ARCHITECTURE.md (at the repository root) says which crate owns which step and what each may
 //! import.
 
+pub mod analysis;
+pub mod bm25;
 pub mod encoder;
 pub mod error;
 pub mod index;

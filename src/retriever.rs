@@ -12,6 +12,16 @@
 //!   filter ([`QueryInput::fact_ids`]); the reference's defaults are `linking_top_k` = 5,
 //!   passage node weight 0.05, damping 0.5.
 //! * `dense` — cosine of the query embedding with each passage embedding (the dense baseline).
+//! * `bm25` — BM25 over passage terms ([`crate::bm25`]; the lexical baseline).
+//! * `hybrid` — the graph of `hipporag2` (phrase and passage nodes) with a reset vector that
+//!   mixes three distributions, each normalised to sum 1: the query's BM25 scores over passage
+//!   nodes, weight `1 − phrase_weight`; the seed phrases of `hipporag1`'s linking (query entities
+//!   → nearest phrase nodes, weighted by node specificity), weight `phrase_weight`; and, for an
+//!   index with a neural encoder, the min-max-scaled dense scores over passage nodes, weight
+//!   `dense_weight`. Passages are ranked by their own PPR probability, as in `hipporag2`. With
+//!   no seed the phrase share goes to BM25 and vice versa. This is HippoRAG 2's recipe (passage
+//!   nodes seeded by a passage-level score beside phrase seeds) with BM25 as the passage score,
+//!   so it needs no neural model; the weights were chosen on dev data (README, "Hybrid ranking").
 //!
 //! **Fallback.** A `hipporag1` query with no query entity (the caller's NER and the built-in
 //! extractor found none), or a `hipporag2` query with no fact left (as the reference does), is
@@ -21,6 +31,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::encoder::HASHED_NGRAM_ID;
 use crate::index::Index;
 use crate::linking::{
     LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
@@ -47,19 +58,33 @@ pub enum Mode {
     /// Dense retrieval: query–passage cosine.
     #[serde(rename = "dense")]
     Dense,
+    /// BM25 over passage terms.
+    #[serde(rename = "bm25")]
+    Bm25,
+    /// BM25 passage seeds and phrase seeds in one PPR over phrase and passage nodes.
+    #[serde(rename = "hybrid")]
+    Hybrid,
 }
 
 impl Mode {
     /// Every mode, in the order the CLI and the eval table list them.
-    pub const ALL: [Mode; 3] = [Mode::HippoRag1, Mode::HippoRag2, Mode::Dense];
+    pub const ALL: [Mode; 5] = [
+        Mode::HippoRag1,
+        Mode::HippoRag2,
+        Mode::Dense,
+        Mode::Bm25,
+        Mode::Hybrid,
+    ];
 
     /// The mode's name in the CLI, the wasm API and the JS wrapper: `hipporag1`, `hipporag2`,
-    /// `dense` (the serde names).
+    /// `dense`, `bm25`, `hybrid` (the serde names).
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::HippoRag1 => "hipporag1",
             Mode::HippoRag2 => "hipporag2",
             Mode::Dense => "dense",
+            Mode::Bm25 => "bm25",
+            Mode::Hybrid => "hybrid",
         }
     }
 }
@@ -172,6 +197,11 @@ pub struct RetrieveOptions {
     pub linking_candidates: usize,
     /// HippoRAG 2: reset weight scale of passage nodes (reference: 0.05).
     pub passage_node_weight: f64,
+    /// Hybrid: the share of the reset vector on seed phrases (the rest is on passage nodes).
+    pub phrase_weight: f64,
+    /// Hybrid, indexes with a neural encoder: the dense passage scores' share of the reset
+    /// vector, added to the BM25 and phrase shares (which sum to 1).
+    pub dense_weight: f64,
 }
 
 impl Default for RetrieveOptions {
@@ -190,13 +220,23 @@ impl Default for RetrieveOptions {
             linking_top_k: 5,
             linking_candidates: 0,
             passage_node_weight: 0.05,
+            phrase_weight: HYBRID_PHRASE_WEIGHT,
+            dense_weight: HYBRID_DENSE_WEIGHT,
         }
     }
 }
 
+/// Hybrid mode's default [`RetrieveOptions::phrase_weight`] (README, "Hybrid ranking", has the
+/// dev-split figures that chose it).
+pub const HYBRID_PHRASE_WEIGHT: f64 = 0.9;
+/// Hybrid mode's default [`RetrieveOptions::dense_weight`] (README, "Hybrid ranking").
+pub const HYBRID_DENSE_WEIGHT: f64 = 1.0;
+
 /// The query as the retriever sees it: entities and embeddings computed by the caller.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct QueryInput<'a> {
+    /// The question's text: the `bm25` and `hybrid` modes analyse it into BM25 terms.
+    pub question: Option<&'a str>,
     /// Query entities (caller's NER, or [`Retriever::extract_entities`]).
     pub entities: &'a [String],
     /// Their embeddings, row-major `entities.len() × dim`.
@@ -212,6 +252,8 @@ pub struct QueryInput<'a> {
 /// of the question (row 0) and of each entity (rows 1..), row-major, `(1 + entities) × dim`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreparedQuery {
+    /// The question.
+    pub question: String,
     /// Query entities.
     pub entities: Vec<String>,
     /// The question's embedding, then one per entity.
@@ -224,6 +266,7 @@ impl PreparedQuery {
     /// The retriever's input: every entity with its embedding, and the question's embedding.
     pub fn input(&self) -> QueryInput<'_> {
         QueryInput {
+            question: Some(&self.question),
             entities: &self.entities,
             embeddings: &self.embeddings[self.dim..],
             query_embedding: Some(&self.embeddings[..self.dim]),
@@ -259,7 +302,8 @@ pub struct RetrieveResult {
 pub struct Retriever {
     index: Index,
     inv_degree: Vec<f64>,
-    /// HippoRAG 2's phrase + passage graph and its inverse degrees, when the index has facts.
+    /// The phrase + passage graph and its inverse degrees (HippoRAG 2 and hybrid modes), when
+    /// the index has fact embeddings or BM25.
     passage_graph: Option<(SparseMatrix, Vec<f64>)>,
 }
 
@@ -282,10 +326,11 @@ pub struct PprProblem<'a> {
 
 impl PprProblem<'_> {
     /// Passage scores from this problem's PPR vector `ppr`: `Pᵀ·ppr` for hipporag1
-    /// ([`passage_scores`]), the passage nodes' own probabilities `ppr[|N|..]` for hipporag2.
+    /// ([`passage_scores`]), the passage nodes' own probabilities `ppr[|N|..]` for hipporag2
+    /// and hybrid.
     pub fn passage_scores(&self, index: &Index, ppr: &[f64]) -> Vec<f64> {
         match self.mode {
-            Mode::HippoRag2 => ppr[index.phrases.len()..].to_vec(),
+            Mode::HippoRag2 | Mode::Hybrid => ppr[index.phrases.len()..].to_vec(),
             _ => passage_scores(index, ppr),
         }
     }
@@ -305,7 +350,8 @@ impl Retriever {
     /// Wraps a loaded index.
     pub fn from_index(index: Index) -> Self {
         let inv_degree = inverse_degrees(&index.graph);
-        let passage_graph = index.fact_vectors.as_ref().map(|_| {
+        let needs_passage_nodes = index.fact_vectors.is_some() || index.bm25.is_some();
+        let passage_graph = needs_passage_nodes.then(|| {
             let g = crate::passage_graph::build(&index);
             let inv = inverse_degrees(&g);
             (g, inv)
@@ -346,6 +392,7 @@ impl Retriever {
         let embeddings = encoder.encode(&texts)?;
         check_dims(&self.index, "embeddings", embeddings.len(), texts.len())?;
         Ok(PreparedQuery {
+            question: question.to_string(),
             entities,
             embeddings,
             dim: self.index.dim(),
@@ -367,7 +414,20 @@ impl Retriever {
         }
         match opts.mode {
             Mode::Dense => self.dense(q, opts, None),
-            Mode::HippoRag1 | Mode::HippoRag2 => {
+            Mode::Bm25 => {
+                let scores = self.bm25_scores(q)?;
+                let top = top_k(&scores, opts.top_k);
+                Ok(RetrieveResult {
+                    mode: Mode::Bm25,
+                    fallback: None,
+                    facts: Vec::new(),
+                    seeds: Vec::new(),
+                    top_phrases: Vec::new(),
+                    passages: ranked(&self.index, &top, None, 0),
+                    ppr_steps: 0,
+                })
+            }
+            Mode::HippoRag1 | Mode::HippoRag2 | Mode::Hybrid => {
                 let p = match self.ppr_problem(q, opts)? {
                     Ok(p) => p,
                     Err(why) => return self.dense(q, opts, Some(why)),
@@ -421,9 +481,10 @@ impl Retriever {
         opts: &RetrieveOptions,
     ) -> Result<std::result::Result<PprProblem<'_>, String>> {
         match opts.mode {
-            Mode::Dense => Err(Error::InvalidRequest(
-                "dense mode runs no personalized PageRank".into(),
-            )),
+            Mode::Dense | Mode::Bm25 => Err(Error::InvalidRequest(format!(
+                "{} mode runs no personalized PageRank",
+                opts.mode
+            ))),
             Mode::HippoRag1 => {
                 let seeds = link_entities(
                     &self.index,
@@ -444,7 +505,27 @@ impl Retriever {
                 }))
             }
             Mode::HippoRag2 => self.hipporag2_problem(q, opts),
+            Mode::Hybrid => self.hybrid_problem(q, opts),
         }
+    }
+
+    /// BM25 scores of every passage for the question of `q` ([`crate::bm25::Bm25::scores`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] when the index has no BM25 index or `q` has no question.
+    pub fn bm25_scores(&self, q: &QueryInput<'_>) -> Result<Vec<f64>> {
+        let Some(bm25) = &self.index.bm25 else {
+            return Err(Error::InvalidRequest(
+                "the index has no BM25 index: rebuild it with this version of hipporag".into(),
+            ));
+        };
+        let Some(question) = q.question else {
+            return Err(Error::InvalidRequest(
+                "bm25 and hybrid modes need the question".into(),
+            ));
+        };
+        let terms = crate::analysis::terms(question, bm25.language());
+        Ok(bm25.scores(&terms, self.index.passages.len()))
     }
 
     fn hipporag2_problem(
@@ -498,6 +579,67 @@ impl Retriever {
         }))
     }
 
+    fn hybrid_problem(
+        &self,
+        q: &QueryInput<'_>,
+        opts: &RetrieveOptions,
+    ) -> Result<std::result::Result<PprProblem<'_>, String>> {
+        let lexical = self.bm25_scores(q)?;
+        let Some((graph, inv_degree)) = &self.passage_graph else {
+            unreachable!("an index with BM25 has its passage graph")
+        };
+        let seeds = link_entities(
+            &self.index,
+            q.entities,
+            q.embeddings,
+            opts.linking_candidates,
+        )?;
+        let n = self.index.phrases.len();
+        let mut reset = vec![0.0; graph.rows()];
+        let phrase_mass: f64 = seeds.iter().map(|s| s.weight).sum();
+        let passage_mass: f64 = lexical.iter().sum();
+        if phrase_mass <= 0.0 && passage_mass <= 0.0 {
+            return Ok(Err(
+                "no query entity and no query term in the index: ranked by dense retrieval".into(),
+            ));
+        }
+        // Each signal is a distribution over its nodes; the reset vector mixes them.
+        let (wp, wb) = match (phrase_mass > 0.0, passage_mass > 0.0) {
+            (true, true) => (opts.phrase_weight, 1.0 - opts.phrase_weight),
+            (true, false) => (1.0, 0.0),
+            (false, _) => (0.0, 1.0),
+        };
+        for s in &seeds {
+            reset[s.phrase_id as usize] += wp * s.weight / phrase_mass;
+        }
+        if passage_mass > 0.0 {
+            for (j, &b) in lexical.iter().enumerate() {
+                reset[n + j] += wb * b / passage_mass;
+            }
+        }
+        if opts.dense_weight > 0.0 && self.index.header.encoder.id != HASHED_NGRAM_ID {
+            if let Some(qe) = q.query_embedding {
+                let dense = self.dense_scores(qe)?;
+                let range = MinMax::of(dense.iter().copied());
+                let scaled: Vec<f64> = dense.iter().map(|&d| range.scale(d)).collect();
+                let total: f64 = scaled.iter().sum();
+                if total > 0.0 {
+                    for (j, d) in scaled.iter().enumerate() {
+                        reset[n + j] += opts.dense_weight * d / total;
+                    }
+                }
+            }
+        }
+        Ok(Ok(PprProblem {
+            mode: Mode::Hybrid,
+            graph,
+            inv_degree,
+            reset,
+            seeds,
+            facts: Vec::new(),
+        }))
+    }
+
     fn run_ppr(
         &self,
         graph: &SparseMatrix,
@@ -506,7 +648,7 @@ impl Retriever {
         opts: &RetrieveOptions,
     ) -> Result<PprResult> {
         let method = match (opts.ppr_method, opts.mode) {
-            (PprMethod::Auto, Mode::HippoRag1) => PprMethod::Push,
+            (PprMethod::Auto, Mode::HippoRag1 | Mode::Hybrid) => PprMethod::Push,
             (PprMethod::Auto, _) => PprMethod::Exact,
             (m, _) => m,
         };

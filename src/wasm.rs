@@ -22,12 +22,14 @@ use crate::retriever::{QueryInput, RetrieveOptions, Retriever};
 const TS_TYPES: &'static str = r#"
 /** A retrieval request. `embeddings` holds one row per entity (row-major, entities.length × dim). */
 export interface RetrieveRequest {
+  /** The question's text: the bm25 and hybrid modes analyse it into BM25 terms. */
+  question?: string;
   entities: string[];
   embeddings: Float32Array;
   /** The whole query's embedding (dim values): dense mode and the no-entity fallback. */
   queryEmbedding?: Float32Array;
   topK?: number;
-  mode?: "hipporag1" | "hipporag2" | "dense";
+  mode?: "hipporag1" | "hipporag2" | "dense" | "bm25" | "hybrid";
   /** HippoRAG 2: fact ids kept by a recognition-memory filter, chosen from `linkFacts`. */
   factIds?: Uint32Array | number[];
   /** HippoRAG 1: rows rescored per entity after the binary-code prefilter (default 0 = exact scan). */
@@ -36,10 +38,14 @@ export interface RetrieveRequest {
   linkingTopK?: number;
   /** HippoRAG 2: passage-node reset weight (default 0.05). */
   passageNodeWeight?: number;
+  /** Hybrid: the seed phrases' share of the reset vector (default 0.9; the rest is BM25's). */
+  phraseWeight?: number;
+  /** Hybrid, neural encoders only: the dense passage scores' share (default 1.0). */
+  denseWeight?: number;
   damping?: number;
   tolerance?: number;
   maxIterations?: number;
-  /** PPR algorithm: "auto" (push for hipporag1, the exact solver for hipporag2), "exact" or "push". */
+  /** PPR algorithm: "auto" (push for hipporag1 and hybrid, the exact solver for hipporag2), "exact" or "push". */
   ppr?: "auto" | "exact" | "push";
   /** Forward-push residual bound (default 1e-7). */
   pushEpsilon?: number;
@@ -56,7 +62,7 @@ export interface RankedPassage {
   contributions: Contribution[];
 }
 export interface RetrieveResult {
-  mode: "hipporag1" | "hipporag2" | "dense";
+  mode: "hipporag1" | "hipporag2" | "dense" | "bm25" | "hybrid";
   fallback?: string;
   facts: LinkedFact[];
   seeds: Seed[];
@@ -219,7 +225,15 @@ impl WasmRetriever {
         let opts: RetrieveOptions = serde_wasm_bindgen::from_value(request.clone())
             .map_err(|e| request_error(format!("request: {e}")))?;
         let fact_ids = u32_field(&request, "factIds")?;
+        let question: Option<String> = match field(&request, "question")? {
+            None => None,
+            Some(v) => Some(
+                v.as_string()
+                    .ok_or_else(|| request_error("request.question: expected a string".into()))?,
+            ),
+        };
         let q = QueryInput {
+            question: question.as_deref(),
             entities: &entities,
             embeddings: &embeddings,
             query_embedding: query_embedding.as_deref(),

@@ -6,7 +6,7 @@ mod common;
 
 use common::data;
 use hipporag_indexer::corpus::read_corpus;
-use hipporag_indexer::eval::{evaluate, load_questions};
+use hipporag_indexer::eval::{EvalSet, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
@@ -53,7 +53,10 @@ fn musique_index_is_deterministic_and_ranks_multi_hop() {
         &enc,
         &questions,
         &[Mode::Dense, Mode::HippoRag1, Mode::HippoRag2],
-        &[2, 5],
+        &EvalSet {
+            ks: &[2, 5],
+            ..Default::default()
+        },
     )
     .unwrap();
     let (dense, hippo, hippo2) = (&table[0], &table[1], &table[2]);
@@ -78,7 +81,10 @@ fn int8_embeddings_cost_little_recall_against_f32() {
             &HashedNgramEncoder::default(),
             &questions,
             &[Mode::HippoRag1],
-            &[2, 5],
+            &EvalSet {
+                ks: &[2, 5],
+                ..Default::default()
+            },
         )
         .unwrap()
         .0[0]

@@ -65,6 +65,7 @@ fn multi_hop_through_a_shared_phrase() {
     let refs: Vec<&str> = entities.iter().map(String::as_str).collect();
     let emb = enc.encode(&refs).unwrap();
     let q = QueryInput {
+        question: None,
         entities: &entities,
         embeddings: &emb,
         query_embedding: None,
@@ -99,6 +100,7 @@ fn no_entity_falls_back_to_dense_or_errors() {
         .encode(&["capital of France"])
         .unwrap();
     let q = QueryInput {
+        question: None,
         entities: &[],
         embeddings: &[],
         query_embedding: Some(&qe),
@@ -120,6 +122,7 @@ fn dimension_mismatch_is_an_error() {
     let r = Retriever::from_index(tiny_index());
     let entities = vec!["x".to_string()];
     let q = QueryInput {
+        question: None,
         entities: &entities,
         embeddings: &[0.0; 10],
         query_embedding: None,
@@ -148,6 +151,7 @@ fn hipporag2_links_facts_seeds_phrases_and_ranks_passage_nodes() {
         .encode(&["thomas sudhof researches alzheimer s disease"])
         .unwrap();
     let q = QueryInput {
+        question: None,
         query_embedding: Some(&qe),
         ..Default::default()
     };
@@ -173,6 +177,7 @@ fn hipporag2_links_facts_seeds_phrases_and_ranks_passage_nodes() {
     // A recognition-memory filter keeping one fact: its passage still wins, seeds come from it.
     let keep = [res.facts[0].fact_id];
     let q = QueryInput {
+        question: None,
         query_embedding: Some(&qe),
         fact_ids: Some(&keep),
         ..Default::default()
@@ -183,6 +188,7 @@ fn hipporag2_links_facts_seeds_phrases_and_ranks_passage_nodes() {
     assert_eq!(res.passages[0].id, 1);
     // A filter keeping nothing: dense fallback, said so.
     let q = QueryInput {
+        question: None,
         query_embedding: Some(&qe),
         fact_ids: Some(&[]),
         ..Default::default()

@@ -43,6 +43,7 @@ fn wasm_ranks_all_100_questions_exactly_as_native() {
         texts.extend(entities.iter().map(String::as_str));
         let emb = enc.encode(&texts).unwrap();
         let q = QueryInput {
+            question: Some(question),
             entities: &entities,
             embeddings: &emb[dim..],
             query_embedding: Some(&emb[..dim]),
@@ -66,6 +67,24 @@ fn wasm_ranks_all_100_questions_exactly_as_native() {
             assert_eq!(
                 bits, want_bits,
                 "{mode:?} scores of {question:?} (bit-identical f64)"
+            );
+        }
+        for mode in [Mode::Bm25, Mode::Hybrid] {
+            let opts = RetrieveOptions {
+                top_k: 10,
+                mode,
+                ..Default::default()
+            };
+            let res = r.retrieve(&q, &opts).unwrap();
+            let want = &e[mode.as_str()];
+            let got: Vec<u64> = res.passages.iter().map(|p| u64::from(p.id)).collect();
+            let want_ids: Vec<u64> = serde_json::from_value(want["ids"].clone()).unwrap();
+            assert_eq!(got, want_ids, "{mode} ranking of {question:?}");
+            let bits: Vec<u64> = res.passages.iter().map(|p| p.score.to_bits()).collect();
+            let want_bits: Vec<u64> = serde_json::from_value(want["score_bits"].clone()).unwrap();
+            assert_eq!(
+                bits, want_bits,
+                "{mode} scores of {question:?} (bit-identical f64)"
             );
         }
         let ids: Vec<u64> = serde_json::from_value(e["ids"].clone()).unwrap();

@@ -23,7 +23,7 @@ export type {
 } from "./hipporag_wasm.js";
 
 /** The retrieval method: HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the dense baseline. */
-export type SearchMode = "hipporag1" | "hipporag2" | "dense";
+export type SearchMode = "hipporag1" | "hipporag2" | "dense" | "bm25" | "hybrid";
 
 /**
  * The JS-called query encoder: `texts.length × dim` values, row-major, from the encoder the
@@ -78,6 +78,8 @@ export interface SearchOptions {
   entities?: string[];
   /** HippoRAG 2: facts linked and seed phrases kept (default 5). */
   linkingTopK?: number;
+  /** Hybrid mode: the seed phrases' share of the reset vector (default 0.9; sites 0). */
+  phraseWeight?: number;
 }
 
 /** Milliseconds spent in each step of a search. */

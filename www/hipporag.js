@@ -89,12 +89,12 @@ export class HippoRAG {
   /**
    * Ranks passages for `question`.
    * @param {string} question
-   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense", entities?: string[], linkingTopK?: number}} [opts]
+   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense"|"bm25"|"hybrid", entities?: string[], linkingTopK?: number, phraseWeight?: number}} [opts]
    * @returns {Promise<import("./hipporag_wasm.js").RetrieveResult & {entities: string[], timings: object}>}
    */
-  async search(question, { topK = 5, mode, entities, linkingTopK = 5 } = {}) {
+  async search(question, { topK = 5, mode, entities, linkingTopK = 5, phraseWeight } = {}) {
     const t0 = performance.now();
-    const needsEntities = mode !== "hipporag2" && mode !== "dense";
+    const needsEntities = mode !== "hipporag2" && mode !== "dense" && mode !== "bm25";
     const ents = !needsEntities
       ? []
       : (entities ?? (this.extractEntities ? await this.extractEntities(question) : this.retriever.extractEntities(question)));
@@ -115,6 +115,7 @@ export class HippoRAG {
       factIds = Uint32Array.from(kept, (f) => f.factId);
     }
     const result = this.retriever.retrieve({
+      question,
       entities: ents,
       embeddings: emb.subarray(dim),
       queryEmbedding,
@@ -122,6 +123,7 @@ export class HippoRAG {
       linkingTopK,
       ...(mode ? { mode } : {}),
       ...(factIds ? { factIds } : {}),
+      ...(phraseWeight !== undefined ? { phraseWeight } : {}),
     });
     const t3 = performance.now();
     result.entities = ents;

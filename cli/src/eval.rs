@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use hipporag_indexer::Result;
-use hipporag_indexer::eval::{evaluate, gold_ranks, load_questions};
-use hipporag_wasm::retriever::Mode;
+use hipporag_indexer::eval::{
+    EvalSet, evaluate, gold_ranks, load_page_questions, load_questions, passage_pages,
+};
+use hipporag_wasm::retriever::{HYBRID_DENSE_WEIGHT, HYBRID_PHRASE_WEIGHT, Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load};
 
@@ -13,9 +15,17 @@ use crate::common::{encoder_for, load};
 pub(crate) struct EvalArgs {
     /// The index file.
     pub(crate) index: PathBuf,
-    /// MuSiQue-format questions (`paragraphs[].is_supporting` marks gold passages).
+    /// MuSiQue-format questions (`paragraphs[].is_supporting` marks gold passages), or, with
+    /// `--pages`, docs-search questions `[{q, gold_pages, split}]` for a `hipporag site` index.
     #[arg(long)]
     pub(crate) questions: PathBuf,
+    /// Page-level evaluation of a site index: recall@k and hit@k over the top k distinct pages
+    /// (gold = `gold_pages`).
+    #[arg(long)]
+    pub(crate) pages: bool,
+    /// With `--pages`: only the questions of this split (`dev`, `test`).
+    #[arg(long, requires = "pages")]
+    pub(crate) split: Option<String>,
     /// Print the table as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -26,20 +36,56 @@ pub(crate) struct EvalArgs {
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
+    /// Hybrid mode: the seed phrases' share of the reset vector.
+    #[arg(long, default_value_t = HYBRID_PHRASE_WEIGHT)]
+    pub(crate) phrase_weight: f64,
+    /// Hybrid mode, neural encoders: the dense passage scores' share of the reset vector.
+    #[arg(long, default_value_t = HYBRID_DENSE_WEIGHT)]
+    pub(crate) dense_weight: f64,
 }
 
 pub(crate) fn run(a: EvalArgs) -> Result<()> {
     let r = load(&a.index)?;
     let encoder = encoder_for(&r.index().header.encoder, a.model.as_deref())?;
-    let questions = load_questions(&a.questions, r.index())?;
-    // With --ranks, rank the top 50 (the extra k only widens the rankings; the table shows 2, 5).
-    let ks: &[usize] = if a.ranks { &[2, 5, 50] } else { &[2, 5] };
-    // HippoRAG 2 mode needs fact embeddings (`hipporag index --fact-vectors`).
-    let mut modes = vec![Mode::Dense, Mode::HippoRag1];
+    let (questions, pages) = if a.pages {
+        (
+            load_page_questions(&a.questions, r.index(), a.split.as_deref())?,
+            Some(passage_pages(r.index())),
+        )
+    } else {
+        (load_questions(&a.questions, r.index())?, None)
+    };
+    // With --ranks, rank the top 50 (the extra k only widens the rankings; the table shows the
+    // first ks). Pages: hit@1/5/10 and recall@5/10, as docs search is judged.
+    let ks: &[usize] = match (a.pages, a.ranks) {
+        (true, _) => &[1, 5, 10],
+        (false, true) => &[2, 5, 50],
+        (false, false) => &[2, 5],
+    };
+    // HippoRAG 2 mode needs fact embeddings (`hipporag index --fact-vectors`); bm25 and
+    // hybrid need the BM25 index (built by default).
+    let has_bm25 = r.index().bm25.is_some();
+    let mut modes = vec![Mode::Dense];
+    if has_bm25 {
+        modes.push(Mode::Bm25);
+    }
+    modes.push(Mode::HippoRag1);
     if r.index().fact_vectors.is_some() {
         modes.push(Mode::HippoRag2);
     }
-    let (table, runs) = evaluate(&r, encoder.as_ref(), &questions, &modes, ks)?;
+    if has_bm25 {
+        modes.push(Mode::Hybrid);
+    }
+    let set = EvalSet {
+        ks,
+        options: RetrieveOptions {
+            phrase_weight: a.phrase_weight,
+            dense_weight: a.dense_weight,
+            ..Default::default()
+        },
+        pages: pages.as_deref(),
+    };
+    let (table, runs) = evaluate(&r, encoder.as_ref(), &questions, &modes, &set)?;
     if a.json {
         println!(
             "{}",
@@ -55,6 +101,25 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         r.index().dim(),
         r.index().header.build.quantization
     );
+    if a.pages {
+        println!(
+            "{:<10} {:>7} {:>7} {:>7} {:>7} {:>7}  fallbacks",
+            "mode", "hit@1", "hit@5", "hit@10", "R@5", "R@10"
+        );
+        for row in &table {
+            println!(
+                "{:<10} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}  {}",
+                row.mode.as_str(),
+                row.hit[0],
+                row.hit[1],
+                row.hit[2],
+                row.recall[1],
+                row.recall[2],
+                row.fallbacks
+            );
+        }
+        return Ok(());
+    }
     println!("{:<10} {:>7} {:>7}  fallbacks", "mode", "R@2", "R@5");
     for row in &table {
         println!(

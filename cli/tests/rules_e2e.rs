@@ -8,7 +8,7 @@ use std::process::Command;
 
 use common::data;
 use hipporag_indexer::corpus::read_corpus;
-use hipporag_indexer::eval::{ModeRecall, evaluate, load_questions};
+use hipporag_indexer::eval::{EvalSet, ModeRecall, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
 use hipporag_indexer::openie::{OpenIeDoc, import_openie};
@@ -46,7 +46,10 @@ fn recall(r: &Retriever, questions: &str) -> Vec<ModeRecall> {
         &HashedNgramEncoder::default(),
         &qs,
         &[Mode::Dense, Mode::HippoRag1],
-        &[2, 5],
+        &EvalSet {
+            ks: &[2, 5],
+            ..Default::default()
+        },
     )
     .unwrap()
     .0

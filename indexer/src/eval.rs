@@ -1,4 +1,5 @@
-//! Recall@k on MuSiQue-style question files (HippoRAG §4's retrieval metric).
+//! Recall@k on MuSiQue-style question files (HippoRAG §4's retrieval metric), and page-level
+//! recall@k and hit@k on docs-search question files ([`load_page_questions`]).
 //!
 //! For each question, the gold passages are its `paragraphs` with `is_supporting: true`, matched
 //! to index passages by exact `(title, text)` — titles repeat in MuSiQue, so never by title alone.
@@ -116,6 +117,106 @@ pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
         .collect()
 }
 
+#[derive(Deserialize)]
+struct RawPageQuestion {
+    q: String,
+    gold_pages: Vec<String>,
+    #[serde(default)]
+    split: Option<String>,
+    #[serde(default)]
+    source_id: Option<String>,
+}
+
+/// A passage's page: its URL without the `#anchor` and the leading `/`.
+fn page_of(url: &str) -> &str {
+    url.split('#').next().unwrap_or("").trim_start_matches('/')
+}
+
+/// The page of every passage as a dense id (`pages[j]` for passage `j`), for
+/// [`EvalSet::pages`]: passages with the same URL page share an id; passages without a URL are
+/// each their own page.
+pub fn passage_pages(index: &Index) -> Vec<u32> {
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let mut next = 0u32;
+    index
+        .passages
+        .iter()
+        .map(|p| {
+            let key = p.url.as_deref().map(page_of).unwrap_or("");
+            if key.is_empty() {
+                next += 1;
+                return next - 1;
+            }
+            *ids.entry(key).or_insert_with(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+/// Reads a docs-search question file (`[{q, gold_pages, split?}]`, as
+/// `../shared/data/pydocs/conala_pydocs.json`: `gold_pages` are page paths relative to the
+/// site root) for an index built by `hipporag site` (passages carry `url`s), keeping only the
+/// questions of `split` when given. Each gold page becomes one gold entry holding every passage
+/// of that page, so with [`EvalSet::pages`] recall@k is page recall over the top k distinct
+/// pages. A gold page the index does not hold stays a gold entry that is never found.
+///
+/// # Errors
+/// [`Error::Json`] if the file is not such a list; [`Error::InvalidRequest`] if the index's
+/// passages carry no URLs (not a site index).
+pub fn load_page_questions(
+    path: &Path,
+    index: &Index,
+    split: Option<&str>,
+) -> Result<Vec<EvalQuestion>> {
+    let raw: Vec<RawPageQuestion> = read_json_lenient(path)?;
+    if index.passages.iter().all(|p| p.url.is_none()) {
+        return Err(Error::InvalidRequest(format!(
+            "{}: page-level questions need a site index (passages with URLs, `hipporag site`)",
+            path.display()
+        )));
+    }
+    let mut by_page: HashMap<&str, Vec<u32>> = HashMap::new();
+    for (j, p) in index.passages.iter().enumerate() {
+        if let Some(u) = &p.url {
+            by_page.entry(page_of(u)).or_default().push(j as u32);
+        }
+    }
+    Ok(raw
+        .into_iter()
+        .enumerate()
+        .filter(|(_, q)| split.is_none() || q.split.as_deref() == split)
+        .map(|(qi, q)| EvalQuestion {
+            id: q.source_id.unwrap_or_else(|| qi.to_string()),
+            question: q.q,
+            gold: q
+                .gold_pages
+                .iter()
+                .map(|g| by_page.get(g.as_str()).cloned().unwrap_or_default())
+                .collect(),
+        })
+        .collect())
+}
+
+/// Keeps the first (best-ranked) passage of each page of `ranking`.
+pub fn first_per_page(ranking: &[u32], pages: &[u32]) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::new();
+    ranking
+        .iter()
+        .copied()
+        .filter(|&p| seen.insert(pages[p as usize]))
+        .collect()
+}
+
+/// Hit of one ranking: 1 if any `gold` entry has an id among `ranked[..k]`, else 0.
+pub fn hit_at(ranked: &[u32], gold: &[Vec<u32>], k: usize) -> f64 {
+    let top = &ranked[..k.min(ranked.len())];
+    f64::from(u8::from(
+        gold.iter().any(|g| g.iter().any(|id| top.contains(id))),
+    ))
+}
+
 /// Recall of one ranking: fraction of `gold` entries with an id among `ranked[..k]`.
 pub fn recall_at(ranked: &[u32], gold: &[Vec<u32>], k: usize) -> f64 {
     if gold.is_empty() {
@@ -144,6 +245,8 @@ pub struct ModeRecall {
     pub ks: Vec<usize>,
     /// Mean recall at each k.
     pub recall: Vec<f64>,
+    /// Fraction of questions with at least one gold entry in the top k, at each k.
+    pub hit: Vec<f64>,
     /// Questions answered by a fallback (e.g. no query entity → dense).
     pub fallbacks: usize,
 }
@@ -159,6 +262,18 @@ pub struct QuestionRun {
     pub ranking: Vec<u32>,
 }
 
+/// What [`evaluate`] measures, beside the questions.
+#[derive(Debug, Clone, Default)]
+pub struct EvalSet<'a> {
+    /// The ks of recall@k and hit@k (default `[5]` when empty).
+    pub ks: &'a [usize],
+    /// Options of every retrieval; `mode` and `top_k` are replaced per run.
+    pub options: RetrieveOptions,
+    /// Page-level evaluation ([`passage_pages`]): rankings keep the first passage of each page,
+    /// drawn from the top `8 × max(ks)` passages (as the site's `search` does).
+    pub pages: Option<&'a [u32]>,
+}
+
 /// Runs every question through every mode with the given encoder and built-in entity extractor.
 ///
 /// Returns the recall table (one row per mode) and the per-question rankings (per mode).
@@ -167,9 +282,11 @@ pub fn evaluate(
     encoder: &dyn Encoder,
     questions: &[EvalQuestion],
     modes: &[Mode],
-    ks: &[usize],
+    set: &EvalSet<'_>,
 ) -> Result<(Vec<ModeRecall>, Vec<Vec<QuestionRun>>)> {
+    let ks = if set.ks.is_empty() { &[5][..] } else { set.ks };
     let kmax = ks.iter().copied().max().unwrap_or(5);
+    let depth = if set.pages.is_some() { 8 * kmax } else { kmax };
     let mut prepared = Vec::with_capacity(questions.len());
     for q in questions {
         prepared.push(retriever.prepare_query(&q.question, None, encoder)?);
@@ -178,11 +295,12 @@ pub fn evaluate(
     let mut runs = Vec::new();
     for &mode in modes {
         let opts = RetrieveOptions {
-            top_k: kmax,
+            top_k: depth,
             mode,
-            ..Default::default()
+            ..set.options.clone()
         };
         let mut sums = vec![0.0; ks.len()];
+        let mut hits = vec![0.0; ks.len()];
         let mut fallbacks = 0;
         let mut mode_runs = Vec::with_capacity(questions.len());
         for (q, query) in questions.iter().zip(&prepared) {
@@ -190,9 +308,14 @@ pub fn evaluate(
             if res.fallback.is_some() {
                 fallbacks += 1;
             }
-            let ranking: Vec<u32> = res.passages.iter().map(|p| p.id).collect();
-            for (s, &k) in sums.iter_mut().zip(ks) {
+            let mut ranking: Vec<u32> = res.passages.iter().map(|p| p.id).collect();
+            if let Some(pages) = set.pages {
+                ranking = first_per_page(&ranking, pages);
+                ranking.truncate(kmax);
+            }
+            for ((s, h), &k) in sums.iter_mut().zip(&mut hits).zip(ks) {
                 *s += recall_at(&ranking, &q.gold, k);
+                *h += hit_at(&ranking, &q.gold, k);
             }
             mode_runs.push(QuestionRun {
                 id: q.id.clone(),
@@ -205,6 +328,7 @@ pub fn evaluate(
             mode,
             ks: ks.to_vec(),
             recall: sums.iter().map(|s| s / n).collect(),
+            hit: hits.iter().map(|h| h / n).collect(),
             fallbacks,
         });
         runs.push(mode_runs);

@@ -18,6 +18,7 @@
 //! * [`site`] — `hipporag site DIR` (feature `site`).
 //! * [`files`] — atomic file writes and reading index files (feature `fs`).
 
+pub mod bm25;
 pub mod corpus;
 pub mod error;
 pub mod eval;

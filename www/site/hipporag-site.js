@@ -17,6 +17,8 @@ const here = new URL("./", import.meta.url);
 let ready = null;
 let baseUrl = "/";
 let seq = 0;
+/** Search options from hipporag-entry.json's `search` (mode, phraseWeight). */
+let defaults = {};
 
 /** Loads hipporag-entry.json, the wasm module and the index (once). Resolves to the HippoRAG instance. */
 export function init({ baseUrl: b } = {}) {
@@ -36,6 +38,7 @@ export function init({ baseUrl: b } = {}) {
         fetchBytes: (url) => fetchBytes(new URL(url, here)),
         modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
       });
+      defaults = entry.search ?? {};
       return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
     })();
   }
@@ -51,14 +54,16 @@ function excerpt(text) {
 }
 
 /**
- * Ranks the site's pages for `query` (HippoRAG: query entities → seed phrases → personalized
- * PageRank → passages). A page appears once, as its best-scoring passage (linked to that
+ * Ranks the site's pages for `query`, by default in the `hybrid` mode (BM25 over passages and
+ * query entities → seed phrases, both in one personalized PageRank over phrase and passage nodes). A page appears once, as its best-scoring passage (linked to that
  * passage's `#anchor`), as Pagefind lists pages: `topK` pages are drawn from the top
  * `topK × 8` passages. Returns {query, results: [{id, score, data()}], explanation, timings}.
  */
 export async function search(query, { topK = 8, mode } = {}) {
   const rag = await init();
-  const res = await rag.search(query, { topK: topK * 8, ...(mode ? { mode } : {}) });
+  // The entry's defaults (`hipporag site` writes {mode: "hybrid", phraseWeight}); an explicit
+  // `mode` wins.
+  const res = await rag.search(query, { topK: topK * 8, ...defaults, ...(mode ? { mode } : {}) });
   const pages = new Set();
   res.passages = res.passages
     .filter((p) => {

@@ -251,19 +251,23 @@ const SCORE_TITLES = {
   hipporag1: "Pᵀ·ppr: Σ over the passage's phrases of occurrences × PPR probability",
   hipporag2: "PPR probability of the passage node",
   dense: "cosine of question and passage embeddings",
+  bm25: "BM25 of the question's terms in the passage",
+  hybrid: "PPR probability of the passage node (reset: BM25 on passages + seed phrases)",
 };
 
 function renderPassages(result) {
   const seedPhrases = new Set(result.seeds.map((s) => s.phrase));
   const max = Math.max(...result.passages.map((p) => p.score), 1e-12);
   const notice =
-    result.mode === "dense"
+    result.mode === "dense" || result.mode === "bm25"
       ? h(
           "p",
           { class: "notice" },
           result.fallback
             ? `Fallback — ${result.fallback}.`
-            : "Dense baseline: passages ranked by the cosine of question and passage embeddings.",
+            : result.mode === "bm25"
+              ? "BM25 baseline: passages ranked by the question's terms."
+              : "Dense baseline: passages ranked by the cosine of question and passage embeddings.",
         )
       : null;
   $("results").replaceChildren(
@@ -424,7 +428,7 @@ function renderExplanation(result, graph) {
     g.dataset.nodes = "0";
     g.dataset.edges = "0";
   }
-  const dense = result.mode === "dense";
+  const dense = result.mode === "dense" || result.mode === "bm25";
   for (const id of ["x-entities-sec", "x-ppr-sec", "x-contrib-sec", "x-graph-sec"]) $(id).hidden = dense;
   $("x-dense").hidden = !dense;
 }

@@ -91,7 +91,7 @@ async function search({ seq, question, topK, mode }) {
     const result = await rag.search(question, { topK, mode });
     const t1 = performance.now();
     let graph = null;
-    if (result.mode !== "dense") {
+    if (result.mode !== "dense" && result.mode !== "bm25") {
       const phrases = activatedPhrases(result);
       const edges = rag.retriever.subgraph(Uint32Array.from(phrases.keys()));
       graph = layoutSubgraph(subgraphModel(result, phrases, edges));

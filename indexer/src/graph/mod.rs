@@ -31,6 +31,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use hipporag_wasm::analysis::Language;
+use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::encoder::Encoder;
 use hipporag_wasm::index::{BuildInfo, Counts, Csr, Fact, Header, IndexData, Passage};
 use hipporag_wasm::normalize::normalize_phrase;
@@ -59,6 +61,9 @@ pub struct BuildOptions {
     pub batch_size: usize,
     /// The header's `build.generator`: what wrote the file (default `hipporag-wasm <version>`).
     pub generator: String,
+    /// Also build the BM25 index of the passages ([`crate::bm25`]; the `bm25` and `hybrid`
+    /// modes need it); default on, `None` leaves it out.
+    pub bm25: Option<Bm25Params>,
 }
 
 impl Default for BuildOptions {
@@ -70,6 +75,7 @@ impl Default for BuildOptions {
             fact_vectors: false,
             batch_size: 256,
             generator: format!("hipporag-wasm {}", env!("CARGO_PKG_VERSION")),
+            bm25: Some(Bm25Params::default()),
         }
     }
 }
@@ -326,6 +332,10 @@ impl TripleGraph {
             None
         };
 
+        let bm25 = opts
+            .bm25
+            .map(|params| crate::bm25::build(&self.passages, Language::English, params));
+
         let counts = Counts {
             phrases: n as u32,
             passages: self.passages.len() as u32,
@@ -354,6 +364,7 @@ impl TripleGraph {
             passage_vectors: Vectors::from_f32(dim, &passage_emb, opts.quantization),
             facts: self.facts,
             fact_vectors,
+            bm25,
         };
         Ok((data, report))
     }

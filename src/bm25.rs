@@ -1,0 +1,318 @@
+//! BM25 over passage terms: the lexical passage score of the `hybrid` mode and the `bm25`
+//! baseline.
+//!
+//! Okapi BM25 as Robertson & Zaragoza give it ("The Probabilistic Relevance Framework: BM25 and
+//! Beyond", 2009, eq. 3.15), with Lucene's non-negative IDF:
+//!
+//! ```text
+//! score(q, p) = Σ_{t ∈ terms(q), distinct} idf(t) · tf(t,p)·(k1+1) / (tf(t,p) + k1·(1 − b + b·|p|/avgdl))
+//! idf(t)      = ln(1 + (|P| − df(t) + 0.5) / (df(t) + 0.5))
+//! ```
+//!
+//! `terms` is [`crate::analysis::terms`] of the passage (`title + "\n" + text`) or of the query,
+//! in the index's [`Language`]; `|p|` counts a passage's indexed terms. The indexer drops
+//! stopwords from passages, so a query stopword finds no posting list and adds nothing: the
+//! browser needs no stopword list.
+//!
+//! Stored ([`Bm25Data`]): the sorted term dictionary, one posting list per term (passage ids as
+//! gaps, which postcard's varints store in a byte each for most, and term frequencies), and
+//! each passage's length. Everything else (`df`, `avgdl`, the IDFs) is derived at load.
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::Language;
+use crate::error::FormatProblem;
+use crate::{Error, Result};
+
+/// BM25's free parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bm25Params {
+    /// Term-frequency saturation `k1` (≥ 0).
+    pub k1: f32,
+    /// Length normalisation `b` (0 = none, 1 = full).
+    pub b: f32,
+}
+
+impl Default for Bm25Params {
+    /// `k1` = 1.2, `b` = 0.75 (Lucene's and Pagefind's defaults; README, "Hybrid ranking", has
+    /// the dev-split figures that kept them).
+    fn default() -> Self {
+        Self { k1: 1.2, b: 0.75 }
+    }
+}
+
+/// The inverted index as serialised in an index file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bm25Data {
+    /// `k1` and `b`.
+    pub params: Bm25Params,
+    /// How terms were made ([`crate::analysis::terms`]); queries are analysed the same way.
+    pub language: Language,
+    /// Distinct terms, sorted by bytes; a term's position is its id.
+    pub terms: Vec<String>,
+    /// Posting-list bounds: term `t`'s postings are `gaps[ptr[t]..ptr[t+1]]`, `terms + 1` entries.
+    pub ptr: Vec<u32>,
+    /// Passage ids of each posting list, ascending, stored as the difference to the previous id
+    /// in the list (the first as the id itself).
+    pub gaps: Vec<u32>,
+    /// Term frequency of each posting (≥ 1).
+    pub tf: Vec<u32>,
+    /// Indexed terms per passage, `|P|` entries.
+    pub doc_len: Vec<u32>,
+}
+
+/// A loaded BM25 index: [`Bm25Data`] with absolute passage ids and the IDFs.
+#[derive(Debug, Clone)]
+pub struct Bm25 {
+    params: Bm25Params,
+    language: Language,
+    terms: Vec<String>,
+    ptr: Vec<u32>,
+    passages: Vec<u32>,
+    tf: Vec<u32>,
+    /// `k1 · (1 − b + b·|p|/avgdl)` per passage.
+    norm: Vec<f32>,
+    idf: Vec<f32>,
+}
+
+impl Bm25Data {
+    /// Builds the inverted index of `docs`, one term list per passage (already analysed and
+    /// stopword-free). Deterministic.
+    pub fn build(docs: &[Vec<String>], language: Language, params: Bm25Params) -> Self {
+        let mut terms: Vec<String> = docs.iter().flatten().cloned().collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let mut postings: Vec<Vec<(u32, u32)>> = vec![Vec::new(); terms.len()];
+        let mut doc_len = Vec::with_capacity(docs.len());
+        let mut ids: Vec<usize> = Vec::new();
+        for (p, doc) in docs.iter().enumerate() {
+            doc_len.push(doc.len() as u32);
+            ids.clear();
+            ids.extend(doc.iter().map(|t| {
+                terms
+                    .binary_search(t)
+                    .expect("every term is in the dictionary")
+            }));
+            ids.sort_unstable();
+            for run in ids.chunk_by(|a, b| a == b) {
+                postings[run[0]].push((p as u32, run.len() as u32));
+            }
+        }
+        let mut ptr = Vec::with_capacity(terms.len() + 1);
+        let (mut gaps, mut tf) = (Vec::new(), Vec::new());
+        ptr.push(0);
+        for list in &postings {
+            let mut prev = 0;
+            for &(p, f) in list {
+                gaps.push(p - prev);
+                tf.push(f);
+                prev = p;
+            }
+            ptr.push(gaps.len() as u32);
+        }
+        Self {
+            params,
+            language,
+            terms,
+            ptr,
+            gaps,
+            tf,
+            doc_len,
+        }
+    }
+}
+
+fn invalid(message: String) -> Error {
+    FormatProblem::Invalid {
+        field: "bm25",
+        message,
+    }
+    .into()
+}
+
+impl Bm25 {
+    /// Validates stored data for an index of `passages` passages and derives the IDFs.
+    ///
+    /// # Errors
+    /// [`FormatProblem::Invalid`] (field `bm25`) naming the broken invariant: unsorted or
+    /// repeated terms, posting bounds that do not fit, a passage id out of range or not
+    /// ascending, a zero term frequency, or `doc_len` of the wrong length.
+    pub fn from_data(d: Bm25Data, passages: usize) -> Result<Self> {
+        if !(d.params.k1.is_finite() && d.params.k1 >= 0.0) || !(0.0..=1.0).contains(&d.params.b) {
+            return Err(invalid(format!(
+                "k1 {} must be ≥ 0 and b {} in [0, 1]",
+                d.params.k1, d.params.b
+            )));
+        }
+        if d.doc_len.len() != passages {
+            return Err(invalid(format!(
+                "doc_len has {} entries for {passages} passages",
+                d.doc_len.len()
+            )));
+        }
+        if let Some(i) = d.terms.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(invalid(format!(
+                "terms are not sorted and distinct at {}",
+                i + 1
+            )));
+        }
+        if d.ptr.len() != d.terms.len() + 1
+            || d.ptr.first() != Some(&0)
+            || d.ptr.windows(2).any(|w| w[0] > w[1])
+            || *d.ptr.last().unwrap_or(&0) as usize != d.gaps.len()
+            || d.gaps.len() != d.tf.len()
+        {
+            return Err(invalid(format!(
+                "posting bounds: {} for {} terms, {} postings, {} frequencies",
+                d.ptr.len(),
+                d.terms.len(),
+                d.gaps.len(),
+                d.tf.len()
+            )));
+        }
+        let mut ids = Vec::with_capacity(d.gaps.len());
+        for (t, w) in d.ptr.windows(2).enumerate() {
+            let mut prev: u64 = 0;
+            for (k, &g) in d.gaps[w[0] as usize..w[1] as usize].iter().enumerate() {
+                let p = prev + u64::from(g);
+                if (k > 0 && g == 0) || p >= passages as u64 {
+                    return Err(invalid(format!(
+                        "term {:?}: posting {k} is passage {p}, not ascending below {passages}",
+                        d.terms[t]
+                    )));
+                }
+                ids.push(p as u32);
+                prev = p;
+            }
+        }
+        if let Some(k) = d.tf.iter().position(|&f| f == 0) {
+            return Err(invalid(format!("posting {k} has term frequency 0")));
+        }
+        let n = passages as f64;
+        let idf = d
+            .ptr
+            .windows(2)
+            .map(|w| {
+                let df = f64::from(w[1] - w[0]);
+                (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
+            })
+            .collect();
+        let total: f64 = d.doc_len.iter().map(|&l| f64::from(l)).sum();
+        let avgdl = if passages == 0 {
+            1.0
+        } else {
+            (total / n).max(1e-9)
+        };
+        let (k1, b) = (f64::from(d.params.k1), f64::from(d.params.b));
+        let norm = d
+            .doc_len
+            .iter()
+            .map(|&l| (k1 * (1.0 - b + b * f64::from(l) / avgdl)) as f32)
+            .collect();
+        Ok(Self {
+            params: d.params,
+            language: d.language,
+            terms: d.terms,
+            ptr: d.ptr,
+            passages: ids,
+            tf: d.tf,
+            norm,
+            idf,
+        })
+    }
+
+    /// The language terms are analysed in.
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// `k1` and `b`.
+    pub fn params(&self) -> Bm25Params {
+        self.params
+    }
+
+    /// A term's id, if the index has it.
+    pub fn term_id(&self, term: &str) -> Option<usize> {
+        self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()
+    }
+
+    /// BM25 scores of every passage (`|P|` values, 0 for passages without a query term) for the
+    /// analysed query terms `query`; repeated terms count once.
+    pub fn scores(&self, query: &[String], passages: usize) -> Vec<f64> {
+        let mut ids: Vec<usize> = query.iter().filter_map(|t| self.term_id(t)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = vec![0.0f64; passages];
+        let k1 = self.params.k1;
+        for t in ids {
+            let (a, b) = (self.ptr[t] as usize, self.ptr[t + 1] as usize);
+            let idf = self.idf[t];
+            for (&p, &f) in self.passages[a..b].iter().zip(&self.tf[a..b]) {
+                let f = f as f32;
+                out[p as usize] += f64::from(idf * f * (k1 + 1.0) / (f + self.norm[p as usize]));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs() -> Vec<Vec<String>> {
+        let d = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        vec![d("pickl modul pickl"), d("json modul"), d("venv")]
+    }
+
+    #[test]
+    fn scores_match_a_hand_computed_case() {
+        let params = Bm25Params { k1: 1.5, b: 0.75 };
+        let data = Bm25Data::build(&docs(), Language::English, params);
+        assert_eq!(data.terms, ["json", "modul", "pickl", "venv"]);
+        // Postings: json → [1]; modul → [0, 1] (gaps 0, 1); pickl → [0]; venv → [2].
+        assert_eq!(data.gaps, [1, 0, 1, 0, 2]);
+        assert_eq!(data.tf, [1, 1, 1, 2, 1]);
+        let bm = Bm25::from_data(data, 3).unwrap();
+        let q = [
+            "pickl".to_string(),
+            "modul".to_string(),
+            "absent".to_string(),
+        ];
+        let s = bm.scores(&q, 3);
+        // N = 3, avgdl = (3 + 2 + 1) / 3 = 2.
+        // idf(pickl) = ln(1 + (3 − 1 + 0.5)/(1 + 0.5)) = ln(8/3); idf(modul) = ln(1 + 1.5/2.5) = ln(1.6).
+        // Passage 0 (|p| = 3): norm = 1.5·(0.25 + 0.75·3/2) = 2.0625.
+        //   pickl: tf 2 → ln(8/3)·2·2.5/(2 + 2.0625); modul: tf 1 → ln(1.6)·2.5/(1 + 2.0625).
+        // Passage 1 (|p| = 2): norm = 1.5; modul: ln(1.6)·2.5/2.5 = ln(1.6).
+        let p0 = (8.0f64 / 3.0).ln() * 5.0 / 4.0625 + 1.6f64.ln() * 2.5 / 3.0625;
+        let p1 = 1.6f64.ln();
+        assert!((s[0] - p0).abs() < 1e-5, "{} vs {p0}", s[0]);
+        assert!((s[1] - p1).abs() < 1e-5, "{} vs {p1}", s[1]);
+        assert_eq!(s[2], 0.0);
+        // Repeated query terms count once.
+        let twice = ["modul".to_string(), "modul".to_string()];
+        assert_eq!(bm.scores(&twice, 3)[1], bm.scores(&twice[..1], 3)[1]);
+    }
+
+    #[test]
+    fn bad_postings_are_format_errors() {
+        let good = Bm25Data::build(&docs(), Language::English, Bm25Params::default());
+        let mut d = good.clone();
+        d.gaps[3] = 7; // "pickl" → passage 7 of 3
+        let e = Bm25::from_data(d, 3).unwrap_err();
+        assert_eq!(e.kind(), "format.invalid");
+        assert!(e.to_string().contains("pickl"), "{e}");
+        let mut d = good.clone();
+        d.terms.swap(0, 1);
+        assert!(Bm25::from_data(d, 3).is_err());
+        let mut d = good.clone();
+        d.ptr.pop();
+        assert!(Bm25::from_data(d, 3).is_err());
+        assert!(
+            Bm25::from_data(good, 4).is_err(),
+            "doc_len of the wrong length"
+        );
+    }
+}
