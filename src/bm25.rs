@@ -139,7 +139,8 @@ impl Bm25 {
     /// repeated terms, posting bounds that do not fit, a passage id out of range or not
     /// ascending, a zero term frequency, or `doc_len` of the wrong length.
     pub fn from_data(d: Bm25Data, passages: usize) -> Result<Self> {
-        if !(d.params.k1.is_finite() && d.params.k1 >= 0.0) || !(0.0..=1.0).contains(&d.params.b) {
+        let (k1, b) = (d.params.k1, d.params.b);
+        if !(k1.is_finite() && k1 >= 0.0 && (0.0..=1.0).contains(&b)) {
             return Err(invalid(format!(
                 "k1 {} must be ≥ 0 and b {} in [0, 1]",
                 d.params.k1, d.params.b

@@ -486,12 +486,7 @@ impl Retriever {
                 opts.mode
             ))),
             Mode::HippoRag1 => {
-                let seeds = link_entities(
-                    &self.index,
-                    q.entities,
-                    q.embeddings,
-                    opts.linking_candidates,
-                )?;
+                let seeds = self.entity_seeds(q, opts)?;
                 if seeds.is_empty() {
                     return Ok(Err("no query entity: ranked by dense retrieval".into()));
                 }
@@ -507,6 +502,17 @@ impl Retriever {
             Mode::HippoRag2 => self.hipporag2_problem(q, opts),
             Mode::Hybrid => self.hybrid_problem(q, opts),
         }
+    }
+
+    /// `hipporag1`'s linking: each query entity of `q` → its nearest phrase node, weighted by
+    /// node specificity ([`link_entities`]).
+    fn entity_seeds(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<Vec<Seed>> {
+        link_entities(
+            &self.index,
+            q.entities,
+            q.embeddings,
+            opts.linking_candidates,
+        )
     }
 
     /// BM25 scores of every passage for the question of `q` ([`crate::bm25::Bm25::scores`]).
@@ -588,12 +594,12 @@ impl Retriever {
         let Some((graph, inv_degree)) = &self.passage_graph else {
             unreachable!("an index with BM25 has its passage graph")
         };
-        let seeds = link_entities(
-            &self.index,
-            q.entities,
-            q.embeddings,
-            opts.linking_candidates,
-        )?;
+        // With no phrase share the explanation lists no seed: none would carry weight.
+        let mut seeds = if opts.phrase_weight > 0.0 {
+            self.entity_seeds(q, opts)?
+        } else {
+            Vec::new()
+        };
         let n = self.index.phrases.len();
         let mut reset = vec![0.0; graph.rows()];
         let phrase_mass: f64 = seeds.iter().map(|s| s.weight).sum();
@@ -609,8 +615,10 @@ impl Retriever {
             (true, false) => (1.0, 0.0),
             (false, _) => (0.0, 1.0),
         };
-        for s in &seeds {
-            reset[s.phrase_id as usize] += wp * s.weight / phrase_mass;
+        // Each seed's weight becomes its share of the reset vector, as the explanation shows it.
+        for s in &mut seeds {
+            s.weight *= wp / phrase_mass;
+            reset[s.phrase_id as usize] += s.weight;
         }
         if passage_mass > 0.0 {
             for (j, &b) in lexical.iter().enumerate() {

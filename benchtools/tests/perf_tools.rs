@@ -9,7 +9,7 @@ use common::data;
 use hipporag_benchtools::export::{GraphExport, export};
 use hipporag_benchtools::synthetic::{SyntheticOptions, generate};
 use hipporag_indexer::corpus::read_corpus;
-use hipporag_indexer::eval::{EvalSet, evaluate, load_questions};
+use hipporag_indexer::eval::{EvalQuestion, EvalSet, ModeRecall, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_wasm::encoder::HashedNgramEncoder;
@@ -88,22 +88,27 @@ fn check_export(e: &GraphExport) {
     }
 }
 
+/// `hipporag1` recall@5 of `questions` (one row).
+fn hipporag1_recall_at_5(
+    r: &Retriever,
+    enc: &HashedNgramEncoder,
+    questions: &[EvalQuestion],
+) -> Vec<ModeRecall> {
+    let set = EvalSet {
+        ks: &[5],
+        ..Default::default()
+    };
+    evaluate(r, enc, questions, &[Mode::HippoRag1], &set)
+        .unwrap()
+        .0
+}
+
 #[test]
 fn musique_export_is_the_problem_retrieve_solved() {
     let r = musique();
     let enc = HashedNgramEncoder::default();
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
-    let (table, _) = evaluate(
-        &r,
-        &enc,
-        &questions,
-        &[Mode::HippoRag1],
-        &EvalSet {
-            ks: &[5],
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let table = hipporag1_recall_at_5(&r, &enc, &questions);
     let c = &r.index().header.counts;
     let pt_nnz = r.index().passage_phrases.nnz();
     for (mode, nodes, edges) in [
@@ -181,17 +186,7 @@ fn generator_is_deterministic_sized_and_queryable() {
     let questions = load_questions(&qpath, idx).unwrap();
     assert_eq!(questions.len(), 20);
     let enc = HashedNgramEncoder::default();
-    let (table, _) = evaluate(
-        &r,
-        &enc,
-        &questions,
-        &[Mode::HippoRag1],
-        &EvalSet {
-            ks: &[5],
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let table = hipporag1_recall_at_5(&r, &enc, &questions);
     assert_eq!(table[0].fallbacks, 0);
     assert!(table[0].recall[0] >= 0.8, "{table:?}");
     let e = export(

@@ -45,7 +45,7 @@ fn recall(r: &Retriever, questions: &str) -> Vec<ModeRecall> {
         r,
         &HashedNgramEncoder::default(),
         &qs,
-        &[Mode::Dense, Mode::HippoRag1],
+        &[Mode::Dense, Mode::HippoRag1, Mode::Bm25, Mode::Hybrid],
         &EvalSet {
             ks: &[2, 5],
             ..Default::default()
@@ -75,6 +75,7 @@ fn musique_without_an_llm_matches_the_gpt_35_triples() {
         &retriever("musique_train/musique_train_corpus.json", Some(&gpt_docs)),
         "musique_train/musique_train.json",
     );
+    let (bm25, hybrid, gpt_hybrid) = (&rules[2].recall, &rules[3].recall, &gpt[3].recall);
     let (dense, rules, gpt) = (&rules[0].recall, &rules[1].recall, &gpt[1].recall);
     // Measured (hashed-ngram-v1): rules R@2 0.541, R@5 0.689; GPT-3.5 triples 0.487, 0.623;
     // dense 0.136, 0.194. The rule graph must keep HippoRAG's multi-hop gain over dense
@@ -86,6 +87,18 @@ fn musique_without_an_llm_matches_the_gpt_35_triples() {
     assert!(
         rules[0] >= gpt[0] && rules[1] >= gpt[1],
         "rules {rules:?} vs GPT-3.5 {gpt:?}"
+    );
+    // Hybrid (BM25 passage seeds + phrase seeds, phrase weight 0.9): measured R@5 0.722 with
+    // the rules and 0.647 with GPT-3.5 triples, BM25 alone 0.519. It must keep the graph's
+    // multi-hop gain over BM25 and add to hipporag1 with either extractor.
+    assert!(hybrid[1] >= 0.70, "hybrid {hybrid:?}");
+    assert!(
+        hybrid[1] > rules[1] && hybrid[1] > bm25[1] + 0.15,
+        "hybrid {hybrid:?} vs hipporag1 {rules:?} vs bm25 {bm25:?}"
+    );
+    assert!(
+        gpt_hybrid[1] > gpt[1],
+        "GPT-3.5 hybrid {gpt_hybrid:?} vs hipporag1 {gpt:?}"
     );
 }
 
