@@ -230,7 +230,7 @@ impl Default for RetrieveOptions {
 /// dev-split figures that chose it).
 pub const HYBRID_PHRASE_WEIGHT: f64 = 0.9;
 /// Hybrid mode's default [`RetrieveOptions::dense_weight`] (README, "Hybrid ranking").
-pub const HYBRID_DENSE_WEIGHT: f64 = 1.0;
+pub const HYBRID_DENSE_WEIGHT: f64 = 8.0;
 
 /// The query as the retriever sees it: entities and embeddings computed by the caller.
 #[derive(Debug, Clone, Copy, Default)]

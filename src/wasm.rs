@@ -40,7 +40,7 @@ export interface RetrieveRequest {
   passageNodeWeight?: number;
   /** Hybrid: the seed phrases' share of the reset vector (default 0.9; the rest is BM25's). */
   phraseWeight?: number;
-  /** Hybrid, neural encoders only: the dense passage scores' share (default 1.0). */
+  /** Hybrid, neural encoders only: the dense passage scores' share (default 8). */
   denseWeight?: number;
   damping?: number;
   tolerance?: number;

@@ -94,7 +94,8 @@ export class HippoRAG {
    */
   async search(question, { topK = 5, mode, entities, linkingTopK = 5, phraseWeight } = {}) {
     const t0 = performance.now();
-    const needsEntities = mode !== "hipporag2" && mode !== "dense" && mode !== "bm25";
+    // Entities seed phrases in hipporag1 and hybrid mode (not when hybrid gives phrases no weight).
+    const needsEntities = mode !== "hipporag2" && mode !== "dense" && mode !== "bm25" && !(mode === "hybrid" && phraseWeight === 0);
     const ents = !needsEntities
       ? []
       : (entities ?? (this.extractEntities ? await this.extractEntities(question) : this.retriever.extractEntities(question)));

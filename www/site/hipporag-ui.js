@@ -84,26 +84,41 @@ function mount(root) {
     why.hidden = false;
     why.querySelector(".hipporag-explain").replaceChildren(
       ...(res.fallback ? [h("p", {}, res.fallback)] : []), // (replaceChildren would print a null as "null")
-      h("p", {}, h("strong", {}, "Query entities: "), x.entities.join(" · ") || "none"),
-      h(
-        "p",
-        {},
-        h("strong", {}, "Seed phrases: "),
-        x.seeds.map((s) => `${s.phrase} (cosine ${s.cosine.toFixed(2)}, specificity ${s.specificity.toFixed(3)})`).join(" · ") || "none",
-      ),
-      h(
-        "p",
-        {},
-        h("strong", {}, "Top PageRank phrases: "),
-        x.topPhrases
-          .slice(0, 10)
-          .map((p) => p.phrase)
-          .join(" · "),
-      ),
+      h("p", {}, h("strong", {}, "Ranking: "), RANKINGS[res.mode] ?? res.mode),
+      ...(x.seeds.length === 0
+        ? []
+        : [
+            h("p", {}, h("strong", {}, "Query entities: "), x.entities.join(" · ") || "none"),
+            h(
+              "p",
+              {},
+              h("strong", {}, "Seed phrases: "),
+              x.seeds.map((s) => `${s.phrase} (cosine ${s.cosine.toFixed(2)}, specificity ${s.specificity.toFixed(3)})`).join(" · "),
+            ),
+            h(
+              "p",
+              {},
+              h("strong", {}, "Top PageRank phrases: "),
+              x.topPhrases
+                .slice(0, 10)
+                .map((p) => p.phrase)
+                .join(" · "),
+            ),
+          ]),
     );
     status.textContent = `${items.length} results in ${(res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1)} ms, computed in this page.`;
     root.dataset.searches = String(++shown);
   });
 }
+
+/** What each mode ranks by, as the explanation says it. */
+const RANKINGS = {
+  hybrid:
+    "BM25 over the passages (plus seed phrases, when the site weights them), spread by personalized PageRank over phrase and passage nodes",
+  bm25: "BM25 over the passages",
+  hipporag1: "query entities → seed phrases → personalized PageRank → passages",
+  hipporag2: "linked facts and dense passage scores → personalized PageRank",
+  dense: "cosine of question and passage embeddings",
+};
 
 for (const el of document.querySelectorAll("#hipporag-search, [data-hipporag-search]")) mount(el);
