@@ -583,13 +583,9 @@ fn parse_completion(text: &str) -> std::result::Result<Reply, CallError> {
     })
 }
 
+/// A server answer quoted in an error message (its first 200 characters).
 fn excerpt(s: &str) -> String {
-    let t: String = s.chars().take(200).collect();
-    if s.chars().count() > 200 {
-        format!("{t:?}…")
-    } else {
-        format!("{t:?}")
-    }
+    super::reply::excerpt(s, 200)
 }
 
 #[cfg(test)]

@@ -40,7 +40,10 @@ pub fn parse_reply(reply: &str) -> Result<Parsed, String> {
         reply
     };
     let Some(start) = body.find(['{', '[']) else {
-        return Err(format!("no JSON object in the reply: {}", excerpt(reply)));
+        return Err(format!(
+            "no JSON object in the reply: {}",
+            excerpt(reply, 120)
+        ));
     };
     let body = &body[start..];
     if let Some(v) = first_value(body) {
@@ -62,7 +65,10 @@ pub fn parse_reply(reply: &str) -> Result<Parsed, String> {
             repaired: true,
         });
     }
-    Err(format!("unreadable JSON in the reply: {}", excerpt(reply)))
+    Err(format!(
+        "unreadable JSON in the reply: {}",
+        excerpt(reply, 120)
+    ))
 }
 
 /// Named entities from a NER reply: `{"named_entities": [..]}` (or the first list-valued field,
@@ -285,9 +291,11 @@ fn close_truncated(s: &str) -> Option<Value> {
     None
 }
 
-fn excerpt(s: &str) -> String {
-    let t: String = s.chars().take(120).collect();
-    if s.chars().count() > 120 {
+/// The first `max_chars` characters of `s`, debug-quoted, with `…` when cut: a server reply or
+/// a model's answer quoted in an error message.
+pub(crate) fn excerpt(s: &str, max_chars: usize) -> String {
+    let t: String = s.chars().take(max_chars).collect();
+    if s.chars().count() > max_chars {
         format!("{t:?}…")
     } else {
         format!("{t:?}")
