@@ -18,7 +18,7 @@ use hipporag_indexer::eval::load_questions;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions, Retriever};
 
 fn main() {
     let corpus = read_corpus(&data("musique_train/musique_train_corpus.json")).unwrap();
@@ -32,9 +32,21 @@ fn main() {
         ..Default::default()
     };
     let enc = HashedNgramEncoder::default();
-    let (data_, _) = GraphBuilder::from_openie(corpus, &docs)
+    let (mut data_, _) = GraphBuilder::from_openie(corpus, &docs)
         .and_then(|g| g.build(&enc, &opts, &()))
         .unwrap();
+    // Static word embeddings from a small hashed encoder (sites use MiniLM's: the same code
+    // path, without a model in the test).
+    data_.static_embeddings = Some(
+        hipporag_indexer::static_embeddings::build(
+            &data_.passages,
+            &HashedNgramEncoder::new(64),
+            opts.quantization,
+            opts.batch_size,
+            &(),
+        )
+        .unwrap(),
+    );
     let bytes = data_.to_bytes();
     let r = Retriever::from_bytes(&bytes).unwrap();
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
@@ -54,16 +66,23 @@ fn main() {
             };
             let res = run_mode(Mode::HippoRag1);
             let res2 = run_mode(Mode::HippoRag2);
-            let ranking = |mode| {
-                let r = run_mode(mode);
+            let ranking = |mode, static_weight| {
+                let opts = RetrieveOptions {
+                    top_k: 10,
+                    mode,
+                    static_weight,
+                    ..Default::default()
+                };
+                let r = r.retrieve(&input, &opts).unwrap();
                 serde_json::json!({
                     "ids": r.passages.iter().map(|p| p.id).collect::<Vec<_>>(),
                     "score_bits": r.passages.iter().map(|p| p.score.to_bits()).collect::<Vec<_>>(),
                 })
             };
             serde_json::json!({
-                "bm25": ranking(Mode::Bm25),
-                "hybrid": ranking(Mode::Hybrid),
+                "bm25": ranking(Mode::Bm25, 0.0),
+                "hybrid": ranking(Mode::Hybrid, 0.0),
+                "hybrid_static": ranking(Mode::Hybrid, HYBRID_STATIC_WEIGHT),
                 "question": q.question,
                 "entities": query.entities,
                 "ids": res.passages.iter().map(|p| p.id).collect::<Vec<_>>(),

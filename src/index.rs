@@ -15,7 +15,9 @@
 //! edges weighted by count, synonymy edges by cosine), the passage-node matrix transposed (`Pᵀ`,
 //! passages × phrases, CSR, occurrence counts), the passages (title, text, optional URL), passage
 //! embeddings, the facts (triples as phrase ids + relation), when built, fact embeddings and,
-//! when built, the BM25 index of the passages ([`crate::bm25::Bm25Data`]; format 3 added it).
+//! when built, the BM25 index of the passages ([`crate::bm25::Bm25Data`]; format 3 added it)
+//! and, when built, the static word embeddings
+//! ([`crate::static_embeddings::StaticEmbeddingsData`]; format 4 added them).
 //!
 //! Loading checks, in order, each with its own [`FormatProblem`]: magic
 //! ([`FormatProblem::BadMagic`]), version ([`FormatProblem::UnsupportedVersion`]), length
@@ -34,13 +36,14 @@ use sprs::CsMatI;
 use crate::bm25::{Bm25, Bm25Data};
 use crate::encoder::EncoderInfo;
 use crate::error::FormatProblem;
+use crate::static_embeddings::{StaticEmbeddings, StaticEmbeddingsData};
 use crate::vectors::{Codes, Quantization, VectorIndex, Vectors};
 use crate::{Error, Result};
 
 /// The first 8 bytes of every index file.
 pub const MAGIC: &[u8; 8] = b"HIPPORAG";
 /// The payload layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Bytes before the payload.
 pub const PREFIX_LEN: usize = 24;
 
@@ -207,6 +210,9 @@ pub struct IndexData {
     pub fact_vectors: Option<Vectors>,
     /// BM25 over the passages, when built (the `bm25` and `hybrid` modes need it).
     pub bm25: Option<Bm25Data>,
+    /// Static word embeddings and the passages' vectors from them, when built (the hybrid
+    /// mode's semantic signal without a query encoder).
+    pub static_embeddings: Option<StaticEmbeddingsData>,
 }
 
 impl IndexData {
@@ -224,7 +230,7 @@ impl IndexData {
 
     /// The payload's sections in file order, each as its own postcard bytes (they concatenate
     /// to the payload): `header`, `phrases`, `phrase_vectors`, `graph`, `passage_phrases`,
-    /// `passages`, `passage_vectors`, `facts`, `fact_vectors`, `bm25`. For size reports
+    /// `passages`, `passage_vectors`, `facts`, `fact_vectors`, `bm25`, `static_embeddings`. For size reports
     /// (`hipporag info`).
     pub fn sections(&self) -> Vec<(&'static str, Vec<u8>)> {
         fn enc<T: Serialize>(v: &T) -> Vec<u8> {
@@ -241,6 +247,7 @@ impl IndexData {
             ("facts", enc(&self.facts)),
             ("fact_vectors", enc(&self.fact_vectors)),
             ("bm25", enc(&self.bm25)),
+            ("static_embeddings", enc(&self.static_embeddings)),
         ]
     }
 
@@ -355,6 +362,10 @@ pub struct Index {
     pub fact_vectors: Option<VectorIndex>,
     /// BM25 over the passages, if built.
     pub bm25: Option<Bm25>,
+    /// Static word embeddings, if built.
+    pub static_embeddings: Option<StaticEmbeddings>,
+    /// The page of each passage (`|P|` dense ids, [`passage_pages`]).
+    pub pages: Vec<u32>,
     /// Node specificity `s_i = 1/|P_i|` (HippoRAG §3.2), `|P_i|` = passages containing phrase `i`.
     pub specificity: Vec<f32>,
 }
@@ -446,6 +457,10 @@ impl Index {
             ));
         }
         let bm25 = d.bm25.map(|b| Bm25::from_data(b, np)).transpose()?;
+        let static_embeddings = d
+            .static_embeddings
+            .map(|s| StaticEmbeddings::from_data(s, np))
+            .transpose()?;
         let graph = d.graph.into_sprs("graph")?;
         for (w, (i, j)) in graph.iter() {
             if i == j || graph.get(j as usize, i as usize) != Some(w) {
@@ -470,11 +485,13 @@ impl Index {
             graph,
             passage_phrases,
             phrase_passages,
+            pages: passage_pages(&d.passages),
             passages: d.passages,
             passage_vectors: VectorIndex::new(d.passage_vectors),
             facts: d.facts,
             fact_vectors: d.fact_vectors.map(VectorIndex::new),
             bm25,
+            static_embeddings,
             specificity,
         })
     }
@@ -491,4 +508,30 @@ impl Index {
             .ok()
             .map(|i| i as u32)
     }
+}
+
+/// The page of every passage as a dense id, in passage order: passages whose URLs are equal
+/// up to the `#anchor` share an id (a site's sections of one page); a passage without a URL is
+/// its own page. Ids are numbered by first appearance.
+pub fn passage_pages(passages: &[Passage]) -> Vec<u32> {
+    let mut ids: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut next = 0u32;
+    passages
+        .iter()
+        .map(|p| {
+            let page = p
+                .url
+                .as_deref()
+                .map_or("", |u| u.split('#').next().unwrap_or(""));
+            let id = if page.is_empty() {
+                next
+            } else {
+                *ids.entry(page).or_insert(next)
+            };
+            if id == next {
+                next += 1;
+            }
+            id
+        })
+        .collect()
 }

@@ -18,6 +18,8 @@
 //!
 //! * [`analysis`] — the terms of a text (word boundaries, stemming), for BM25.
 //! * [`bm25`] — BM25 over passage terms (the `bm25` and `hybrid` modes).
+//! * [`static_embeddings`] — static word embeddings distilled from the index-time encoder: the
+//!   `hybrid` mode's semantic passage score with no model at query time.
 //! * [`index`] — the index file: header, payload, validation ([`Index`]).
 //! * [`vectors`] — embedding matrices, f32 or int8-quantised, and cosine search over them.
 //! * [`normalize`] — the phrase normalisation shared by indexing and querying.
@@ -99,6 +101,7 @@ pub mod rank;
 pub mod retriever;
 pub mod scores;
 pub mod sparse;
+pub mod static_embeddings;
 pub mod subgraph;
 pub mod vectors;
 

@@ -18,10 +18,14 @@
 //!   nodes, weight `1 − phrase_weight`; the seed phrases of `hipporag1`'s linking (query entities
 //!   → nearest phrase nodes, weighted by node specificity), weight `phrase_weight`; and, for an
 //!   index with a neural encoder, the min-max-scaled dense scores over passage nodes, weight
-//!   `dense_weight`. Passages are ranked by their own PPR probability, as in `hipporag2`. With
-//!   no seed the phrase share goes to BM25 and vice versa. This is HippoRAG 2's recipe (passage
-//!   nodes seeded by a passage-level score beside phrase seeds) with BM25 as the passage score,
-//!   so it needs no neural model; the weights were chosen on dev data (README, "Hybrid ranking").
+//!   `dense_weight`. When the index has static word embeddings ([`crate::static_embeddings`]),
+//!   the passage share is instead the reciprocal-rank fusion by page of the BM25 and static
+//!   scores ([`crate::scores::page_rrf`], k = 60, top 100, static weight `static_weight`).
+//!   Passages are ranked by their own PPR probability, as in `hipporag2`. With
+//!   no seed the phrase share goes to the passages and vice versa. This is HippoRAG 2's recipe
+//!   (passage nodes seeded by a passage-level score beside phrase seeds) with BM25 (and static
+//!   embeddings) as the passage score, so it needs no neural model at query time; the weights
+//!   were chosen on dev data (README, "Hybrid ranking").
 //!
 //! **Fallback.** A `hipporag1` query with no query entity (the caller's NER and the built-in
 //! extractor found none), or a `hipporag2` query with no fact left (as the reference does), is
@@ -41,7 +45,7 @@ use crate::ppr::{
 };
 use crate::rank::{PhraseScore, RankedPassage, passage_scores, ranked, top_phrases};
 use crate::scores::MinMax;
-use crate::scores::top_k;
+use crate::scores::{page_rrf, top_k};
 use crate::sparse::SparseMatrix;
 use crate::{Error, Result};
 
@@ -202,6 +206,10 @@ pub struct RetrieveOptions {
     /// Hybrid, indexes with a neural encoder: the dense passage scores' share of the reset
     /// vector, added to the BM25 and phrase shares (which sum to 1).
     pub dense_weight: f64,
+    /// Hybrid, indexes with static word embeddings ([`crate::static_embeddings`]): the static
+    /// scores' weight beside BM25's 1 in the reciprocal-rank fusion of the two
+    /// ([`crate::scores::page_rrf`]) that replaces BM25 alone on passage nodes.
+    pub static_weight: f64,
 }
 
 impl Default for RetrieveOptions {
@@ -222,6 +230,7 @@ impl Default for RetrieveOptions {
             passage_node_weight: 0.05,
             phrase_weight: HYBRID_PHRASE_WEIGHT,
             dense_weight: HYBRID_DENSE_WEIGHT,
+            static_weight: HYBRID_STATIC_WEIGHT,
         }
     }
 }
@@ -231,6 +240,13 @@ impl Default for RetrieveOptions {
 pub const HYBRID_PHRASE_WEIGHT: f64 = 0.9;
 /// Hybrid mode's default [`RetrieveOptions::dense_weight`] (README, "Hybrid ranking").
 pub const HYBRID_DENSE_WEIGHT: f64 = 8.0;
+/// Hybrid mode's default [`RetrieveOptions::static_weight`]: equal weights in the fusion of
+/// BM25 and static scores (README, "Hybrid ranking", has the dev-split figures).
+pub const HYBRID_STATIC_WEIGHT: f64 = 1.0;
+/// Reciprocal-rank fusion's `k` (Cormack, Clarke & Büttcher, SIGIR 2009: 60).
+pub const RRF_K: f64 = 60.0;
+/// Ranks of each signal that take part in the fusion.
+pub const RRF_DEPTH: usize = 100;
 
 /// The query as the retriever sees it: entities and embeddings computed by the caller.
 #[derive(Debug, Clone, Copy, Default)]
@@ -591,6 +607,11 @@ impl Retriever {
         opts: &RetrieveOptions,
     ) -> Result<std::result::Result<PprProblem<'_>, String>> {
         let lexical = self.bm25_scores(q)?;
+        let semantic = if opts.static_weight > 0.0 {
+            self.static_scores(q)
+        } else {
+            None
+        };
         let Some((graph, inv_degree)) = &self.passage_graph else {
             unreachable!("an index with BM25 has its passage graph")
         };
@@ -603,14 +624,15 @@ impl Retriever {
         let n = self.index.phrases.len();
         let mut reset = vec![0.0; graph.rows()];
         let phrase_mass: f64 = seeds.iter().map(|s| s.weight).sum();
-        let passage_mass: f64 = lexical.iter().sum();
-        if phrase_mass <= 0.0 && passage_mass <= 0.0 {
+        let lexical_mass: f64 = lexical.iter().sum();
+        let passage_signal = lexical_mass > 0.0 || semantic.is_some();
+        if phrase_mass <= 0.0 && !passage_signal {
             return Ok(Err(
                 "no query entity and no query term in the index: ranked by dense retrieval".into(),
             ));
         }
         // Each signal is a distribution over its nodes; the reset vector mixes them.
-        let (wp, wb) = match (phrase_mass > 0.0, passage_mass > 0.0) {
+        let (wp, wb) = match (phrase_mass > 0.0, passage_signal) {
             (true, true) => (opts.phrase_weight, 1.0 - opts.phrase_weight),
             (true, false) => (1.0, 0.0),
             (false, _) => (0.0, 1.0),
@@ -620,9 +642,20 @@ impl Retriever {
             s.weight *= wp / phrase_mass;
             reset[s.phrase_id as usize] += s.weight;
         }
-        if passage_mass > 0.0 {
-            for (j, &b) in lexical.iter().enumerate() {
-                reset[n + j] += wb * b / passage_mass;
+        let passage_share = match &semantic {
+            // BM25 and static scores fused by page ([`page_rrf`]).
+            Some(st) => page_rrf(
+                &[(&lexical, 1.0), (st, opts.static_weight)],
+                &self.index.pages,
+                RRF_K,
+                RRF_DEPTH,
+            ),
+            None => lexical,
+        };
+        let total: f64 = passage_share.iter().sum();
+        if total > 0.0 {
+            for (r, &b) in reset[n..].iter_mut().zip(&passage_share) {
+                *r += wb * b / total;
             }
         }
         if opts.dense_weight > 0.0 && self.index.header.encoder.id != HASHED_NGRAM_ID {
@@ -677,6 +710,13 @@ impl Retriever {
                 opts.push_epsilon,
             ),
         }
+    }
+
+    /// Static-embedding scores of the question of `q` ([`crate::static_embeddings`]): cosine of
+    /// its static vector with every passage's (`|P|` values); `None` when the index has no static
+    /// embeddings, `q` has no question, or no question word is in their vocabulary.
+    pub fn static_scores(&self, q: &QueryInput<'_>) -> Option<Vec<f64>> {
+        self.index.static_embeddings.as_ref()?.scores(q.question?)
     }
 
     /// Dense scores: cosine of the query embedding with every passage embedding.

@@ -1,5 +1,5 @@
-//! Score utilities shared by linking, PPR seeding and ranking: top-k selection and min-max
-//! scaling.
+//! Score utilities shared by linking, PPR seeding and ranking: top-k selection, min-max
+//! scaling and reciprocal-rank fusion by page.
 
 /// The `k` best `(id, score)` pairs: score descending, id ascending on ties; NaN never wins.
 ///
@@ -63,9 +63,78 @@ impl MinMax {
     }
 }
 
+/// Reciprocal-rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009) of passage scores, by page:
+/// the mass each passage gets in the hybrid reset vector (`|P|` values, unnormalised).
+///
+/// `signals` are `(scores, weight)` pairs, each `scores` with one value per passage (higher is
+/// better; only positive scores count); `pages[j]` is passage `j`'s page
+/// ([`crate::index::Index::pages`]). Each signal ranks pages by their best passage, and page
+/// `p` gets `Σ weight / (k + rank)` over the signals that rank it within their top `depth`.
+/// That mass goes to one passage of the page, the one with the highest passage-level fusion of
+/// the same signals (lowest id on ties); every other passage gets 0.
+///
+/// Why pages: docs pages hold many passages, and the two signals often match different
+/// passages of the gold page. On the CoNaLa `dev` split of Python's docs, fusing by page gave
+/// page recall@10 0.609 against 0.569 for the same fusion by passage (README, "Hybrid ranking").
+/// Without URLs every passage is its own page, and this is plain RRF over passages.
+pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) -> Vec<f64> {
+    let np = pages.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
+    let mut by_page = vec![0.0; np];
+    let mut by_passage = vec![0.0; pages.len()];
+    for &(scores, weight) in signals {
+        for (r, &(j, x)) in top_k(scores, depth).iter().enumerate() {
+            if x > 0.0 {
+                by_passage[j] += weight / (k + r as f64 + 1.0);
+            }
+        }
+        let mut best = vec![0.0f64; np];
+        for (j, &x) in scores.iter().enumerate() {
+            let b = &mut best[pages[j] as usize];
+            *b = b.max(x);
+        }
+        for (r, &(p, x)) in top_k(&best, depth).iter().enumerate() {
+            if x > 0.0 {
+                by_page[p] += weight / (k + r as f64 + 1.0);
+            }
+        }
+    }
+    let mut shown: Vec<Option<usize>> = vec![None; np];
+    for (j, &p) in pages.iter().enumerate() {
+        let s = &mut shown[p as usize];
+        if s.is_none_or(|i| by_passage[j] > by_passage[i]) {
+            *s = Some(j);
+        }
+    }
+    let mut out = vec![0.0; pages.len()];
+    for (p, s) in shown.iter().enumerate() {
+        if let Some(j) = *s {
+            out[j] = by_page[p];
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_rrf_sums_page_ranks_onto_the_best_fused_passage() {
+        // Passages 0 and 1 share page 0. A ranks pages 0, 1, 2; B ranks pages 0, 2.
+        let a = [3.0, 0.0, 2.0, 1.0];
+        let b = [0.0, 5.0, 0.0, 4.0];
+        let out = page_rrf(&[(&a, 1.0), (&b, 1.0)], &[0, 0, 1, 2], 1.0, 10);
+        // Page 0: 1/2 + 1/2 on passage 0 (tied with passage 1 at 1/2: lower id);
+        // page 1: 1/3; page 2: 1/4 + 1/3.
+        let want = [1.0, 0.0, 1.0 / 3.0, 7.0 / 12.0];
+        for (o, w) in out.iter().zip(want) {
+            assert!((o - w).abs() < 1e-12, "{out:?}");
+        }
+        // Depth 1: only each signal's first page counts; B's heavier weight makes its passage
+        // the one that carries page 0.
+        let out = page_rrf(&[(&a, 1.0), (&b, 2.0)], &[0, 0, 1, 2], 1.0, 1);
+        assert_eq!(out, [0.0, 1.5, 0.0, 0.0]);
+    }
 
     #[test]
     fn top_k_orders_by_score_then_id() {

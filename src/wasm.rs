@@ -42,6 +42,8 @@ export interface RetrieveRequest {
   phraseWeight?: number;
   /** Hybrid, neural encoders only: the dense passage scores' share (default 8). */
   denseWeight?: number;
+  /** Hybrid, indexes with static word embeddings: their weight beside BM25's 1 in the fusion by page (default 1; 0 = BM25 alone). */
+  staticWeight?: number;
   damping?: number;
   tolerance?: number;
   maxIterations?: number;

@@ -11,7 +11,9 @@
 mod normalize_cases;
 
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::retriever::{Mode, QueryInput, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{
+    HYBRID_STATIC_WEIGHT, Mode, QueryInput, RetrieveOptions, Retriever,
+};
 use hipporag_wasm::wasm::WasmRetriever;
 use js_sys::{Array, Float32Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -69,22 +71,28 @@ fn wasm_ranks_all_100_questions_exactly_as_native() {
                 "{mode:?} scores of {question:?} (bit-identical f64)"
             );
         }
-        for mode in [Mode::Bm25, Mode::Hybrid] {
+        // Hybrid without and with the static word embeddings' fusion.
+        for (mode, key, static_weight) in [
+            (Mode::Bm25, "bm25", 0.0),
+            (Mode::Hybrid, "hybrid", 0.0),
+            (Mode::Hybrid, "hybrid_static", HYBRID_STATIC_WEIGHT),
+        ] {
             let opts = RetrieveOptions {
                 top_k: 10,
                 mode,
+                static_weight,
                 ..Default::default()
             };
             let res = r.retrieve(&q, &opts).unwrap();
-            let want = &e[mode.as_str()];
+            let want = &e[key];
             let got: Vec<u64> = res.passages.iter().map(|p| u64::from(p.id)).collect();
             let want_ids: Vec<u64> = serde_json::from_value(want["ids"].clone()).unwrap();
-            assert_eq!(got, want_ids, "{mode} ranking of {question:?}");
+            assert_eq!(got, want_ids, "{key} ranking of {question:?}");
             let bits: Vec<u64> = res.passages.iter().map(|p| p.score.to_bits()).collect();
             let want_bits: Vec<u64> = serde_json::from_value(want["score_bits"].clone()).unwrap();
             assert_eq!(
                 bits, want_bits,
-                "{mode} scores of {question:?} (bit-identical f64)"
+                "{key} scores of {question:?} (bit-identical f64)"
             );
         }
         let ids: Vec<u64> = serde_json::from_value(e["ids"].clone()).unwrap();

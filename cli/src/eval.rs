@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use hipporag_indexer::Result;
-use hipporag_indexer::eval::{
-    EvalSet, evaluate, gold_ranks, load_page_questions, load_questions, passage_pages,
+use hipporag_indexer::eval::{EvalSet, evaluate, gold_ranks, load_page_questions, load_questions};
+use hipporag_wasm::retriever::{
+    HYBRID_DENSE_WEIGHT, HYBRID_PHRASE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions,
 };
-use hipporag_wasm::retriever::{HYBRID_DENSE_WEIGHT, HYBRID_PHRASE_WEIGHT, Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load};
 
@@ -42,6 +42,10 @@ pub(crate) struct EvalArgs {
     /// Hybrid mode, neural encoders: the dense passage scores' share of the reset vector.
     #[arg(long, default_value_t = HYBRID_DENSE_WEIGHT)]
     pub(crate) dense_weight: f64,
+    /// Hybrid mode, indexes with static word embeddings: the static passage scores' share of
+    /// the reset vector.
+    #[arg(long, default_value_t = HYBRID_STATIC_WEIGHT)]
+    pub(crate) static_weight: f64,
 }
 
 pub(crate) fn run(a: EvalArgs) -> Result<()> {
@@ -50,7 +54,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
     let (questions, pages) = if a.pages {
         (
             load_page_questions(&a.questions, r.index(), a.split.as_deref())?,
-            Some(passage_pages(r.index())),
+            Some(r.index().pages.clone()),
         )
     } else {
         (load_questions(&a.questions, r.index())?, None)
@@ -81,6 +85,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         options: RetrieveOptions {
             phrase_weight: a.phrase_weight,
             dense_weight: a.dense_weight,
+            static_weight: a.static_weight,
             ..Default::default()
         },
         pages: pages.as_deref(),

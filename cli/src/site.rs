@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::graph::BuildOptions;
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 
 use crate::common::Bars;
 
@@ -31,11 +31,49 @@ pub(crate) struct SiteArgs {
     /// Print the build report as JSON.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Leave out the static word embeddings (the hybrid ranking's semantic signal, distilled
+    /// from all-MiniLM-L6-v2 at build time; no model runs in the page either way): the site
+    /// then ranks by BM25 and the graph only, and the build needs no model.
+    #[arg(long)]
+    pub(crate) no_static_embeddings: bool,
+    /// all-MiniLM-L6-v2 model directory for the static word embeddings [default:
+    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    #[arg(long)]
+    pub(crate) model: Option<PathBuf>,
+}
+
+/// The encoder of the static word embeddings: all-MiniLM-L6-v2, unless left out.
+#[cfg(feature = "minilm")]
+fn static_encoder(a: &SiteArgs) -> Result<Option<Box<dyn Encoder>>> {
+    if a.no_static_embeddings {
+        return Ok(None);
+    }
+    match crate::common::load_minilm(a.model.as_deref()) {
+        Ok(e) => Ok(Some(Box::new(e))),
+        Err(e) => Err(hipporag_wasm::Error::Encoder {
+            encoder: crate::common::MINILM_ID.into(),
+            message: format!(
+                "the static word embeddings need it: {e} (or pass --no-static-embeddings)"
+            ),
+        }
+        .into()),
+    }
+}
+
+#[cfg(not(feature = "minilm"))]
+fn static_encoder(a: &SiteArgs) -> Result<Option<Box<dyn Encoder>>> {
+    if !a.no_static_embeddings {
+        log::warn!(
+            "this hipporag was built without the `minilm` feature: no static word embeddings (BM25 and the graph only)"
+        );
+    }
+    Ok(None)
 }
 
 pub(crate) fn run(a: SiteArgs) -> Result<()> {
     let t0 = Instant::now();
     let encoder = HashedNgramEncoder::default();
+    let words = static_encoder(&a)?;
     let opts = hipporag_indexer::site::SiteOptions {
         pkg: a.pkg,
         ui: a.ui,
@@ -45,7 +83,13 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         },
         exclude: a.exclude,
     };
-    let r = hipporag_indexer::site::build_site(&a.dir, &encoder, &opts, &Bars::new())?;
+    let r = hipporag_indexer::site::build_site(
+        &a.dir,
+        &encoder,
+        words.as_deref(),
+        &opts,
+        &Bars::new(),
+    )?;
     let secs = t0.elapsed().as_secs_f64();
     if a.json {
         let mut v = serde_json::to_value(&r).expect("serialisable");
@@ -57,11 +101,12 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         return Ok(());
     }
     log::info!(
-        "{}: {} pages, {} passages, {} phrases; OpenIE reused for {} passages, {} embeddings reused, {} encoded; {} ({} bytes); {:.2} s",
+        "{}: {} pages, {} passages, {} phrases, {} words with static embeddings; OpenIE reused for {} passages, {} embeddings reused, {} encoded; {} ({} bytes); {:.2} s",
         a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),
         r.pages,
         r.passages,
         r.phrases,
+        r.static_words,
         r.openie_cached,
         r.vectors_cached,
         r.vectors_encoded,

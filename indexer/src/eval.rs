@@ -132,29 +132,6 @@ fn page_of(url: &str) -> &str {
     url.split('#').next().unwrap_or("").trim_start_matches('/')
 }
 
-/// The page of every passage as a dense id (`pages[j]` for passage `j`), for
-/// [`EvalSet::pages`]: passages with the same URL page share an id; passages without a URL are
-/// each their own page.
-pub fn passage_pages(index: &Index) -> Vec<u32> {
-    let mut ids: HashMap<&str, u32> = HashMap::new();
-    let mut next = 0u32;
-    index
-        .passages
-        .iter()
-        .map(|p| {
-            let key = p.url.as_deref().map(page_of).unwrap_or("");
-            if key.is_empty() {
-                next += 1;
-                return next - 1;
-            }
-            *ids.entry(key).or_insert_with(|| {
-                next += 1;
-                next - 1
-            })
-        })
-        .collect()
-}
-
 /// Reads a docs-search question file (`[{q, gold_pages, split?}]`, as
 /// `../shared/data/pydocs/conala_pydocs.json`: `gold_pages` are page paths relative to the
 /// site root) for an index built by `hipporag site` (passages carry `url`s), keeping only the
@@ -269,7 +246,7 @@ pub struct EvalSet<'a> {
     pub ks: &'a [usize],
     /// Options of every retrieval; `mode` and `top_k` are replaced per run.
     pub options: RetrieveOptions,
-    /// Page-level evaluation ([`passage_pages`]): rankings keep the first passage of each page,
+    /// Page-level evaluation ([`Index::pages`]): rankings keep the first passage of each page,
     /// drawn from the top `8 × max(ks)` passages (as the site's `search` does).
     pub pages: Option<&'a [u32]>,
 }

@@ -14,6 +14,9 @@
 //! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines.
 //! * [`openie`] — OpenIE documents: import, the rule extractor, the LLM client and its cache.
 //! * [`graph`] — [`graph::GraphBuilder`] and exact synonymy neighbours.
+//! * [`bm25`] — the BM25 index of the passages.
+//! * [`static_embeddings`] — static word embeddings distilled from an encoder (the hybrid
+//!   mode's semantic signal with no model at query time).
 //! * [`eval`] — recall@k on MuSiQue-style question files.
 //! * [`site`] — `hipporag site DIR` (feature `site`).
 //! * [`files`] — atomic file writes and reading index files (feature `fs`).
@@ -33,5 +36,6 @@ pub mod openie;
 pub mod progress;
 #[cfg(feature = "site")]
 pub mod site;
+pub mod static_embeddings;
 
 pub use error::{Error, Result};

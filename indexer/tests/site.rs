@@ -101,14 +101,20 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     let pkg = tempfile::tempdir().unwrap();
     fake_pkg(pkg.path());
     let enc = HashedNgramEncoder::default();
+    // The static word embeddings' encoder (MiniLM on real sites): another dimension, its own cache.
+    let words = HashedNgramEncoder::new(64);
     let a = tempfile::tempdir().unwrap();
     write_site(a.path());
-    let first = build_site(a.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    let first = build_site(a.path(), &enc, Some(&words), &opts(pkg.path()), &()).unwrap();
     assert_eq!(
         (first.pages, first.passages, first.openie_cached),
         (3, 6, 0)
     );
     assert!(first.vectors_cached < first.vectors_encoded);
+    assert!(
+        first.static_words > 10 && first.static_words_cached == 0,
+        "{first:?}"
+    );
     let files = output(a.path());
     assert!(files.contains_key(&first.index_file));
     for f in hipporag_indexer::site::UI_FILES {
@@ -116,8 +122,9 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     }
 
     // Unchanged rebuild: everything from the cache, same bytes.
-    let again = build_site(a.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    let again = build_site(a.path(), &enc, Some(&words), &opts(pkg.path()), &()).unwrap();
     assert_eq!((again.openie_cached, again.vectors_encoded), (6, 0));
+    assert_eq!(again.static_words_cached, first.static_words);
     assert_eq!(output(a.path()), files);
 
     // One page changes (one of its two sections): only its changed passage is extracted again.
@@ -125,7 +132,7 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
         .1
         .replace("designed by Charles Babbage", "designed by Mary Somerville");
     std::fs::write(a.path().join("guide/gears.html"), &changed).unwrap();
-    let inc = build_site(a.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    let inc = build_site(a.path(), &enc, Some(&words), &opts(pkg.path()), &()).unwrap();
     assert_eq!(inc.openie_cached, 5);
     assert!(
         inc.vectors_encoded > 0 && inc.vectors_cached > inc.vectors_encoded,
@@ -137,7 +144,7 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     let b = tempfile::tempdir().unwrap();
     write_site(b.path());
     std::fs::write(b.path().join("guide/gears.html"), &changed).unwrap();
-    let clean = build_site(b.path(), &enc, &opts(pkg.path()), &()).unwrap();
+    let clean = build_site(b.path(), &enc, Some(&words), &opts(pkg.path()), &()).unwrap();
     assert_eq!(clean.openie_cached, 0);
     assert_eq!(output(a.path()), output(b.path()));
 
@@ -148,7 +155,7 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
         "<html><body><p>changed</p></body></html>",
     )
     .unwrap();
-    let err = build_site(a.path(), &enc, &opts(&pkg.path().join("nope")), &())
+    let err = build_site(a.path(), &enc, None, &opts(&pkg.path().join("nope")), &())
         .unwrap_err()
         .to_string();
     assert!(err.contains("hipporag_wasm_bg.wasm"), "{err}");

@@ -114,7 +114,7 @@ function mount(root) {
 /** What each mode ranks by, as the explanation says it. */
 const RANKINGS = {
   hybrid:
-    "BM25 over the passages (plus seed phrases, when the site weights them), spread by personalized PageRank over phrase and passage nodes",
+    "BM25 over the passages, fused by page with static word-embedding scores when the site has them (reciprocal rank), plus seed phrases when the site weights them; spread by personalized PageRank over phrase and passage nodes",
   bm25: "BM25 over the passages",
   hipporag1: "query entities → seed phrases → personalized PageRank → passages",
   hipporag2: "linked facts and dense passage scores → personalized PageRank",

@@ -365,6 +365,8 @@ impl TripleGraph {
             facts: self.facts,
             fact_vectors,
             bm25,
+            // Built by the caller with its own encoder (crate::static_embeddings::build).
+            static_embeddings: None,
         };
         Ok((data, report))
     }

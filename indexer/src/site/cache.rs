@@ -100,8 +100,14 @@ impl<'a> VectorCache<'a> {
     /// The cache of `encoder` in `dir` (`vectors.<encoder id slug>.bin`); an unreadable or
     /// missing file is an empty cache.
     pub fn open(dir: &Path, encoder: &'a dyn Encoder) -> Self {
+        Self::open_named(dir, "vectors", encoder)
+    }
+
+    /// The cache of `encoder` in `dir` under its own file, `<name>.<encoder id slug>.bin` (the
+    /// static word vectors keep theirs apart from the passage and phrase vectors).
+    pub fn open_named(dir: &Path, name: &str, encoder: &'a dyn Encoder) -> Self {
         let path = dir.join(format!(
-            "vectors.{}.bin",
+            "{name}.{}.bin",
             super::html::slug(&encoder.info().id)
         ));
         let cache = std::fs::read(&path)

@@ -4,7 +4,8 @@
 //! ```text
 //!  DIR/**/*.html, *.md ──► html (main content → sections at headings, url#anchor, heading path)
 //!        ──► passages (≤ MAX_PASSAGE_CHARS each) ──► rule OpenIE (cached per passage)
-//!        ──► graph::GraphBuilder (encoder cached per text) ──► DIR/_hipporag/ (atomically)
+//!        ──► graph::GraphBuilder (encoder cached per text)
+//!        ──► static word embeddings (MiniLM per word, cached) ──► DIR/_hipporag/ (atomically)
 //! ```
 //!
 //! The output directory holds `index.<hash>.hipporag` (named by the first 16 hex digits of the
@@ -21,7 +22,8 @@
 //! statistics, so a passage's OpenIE output depends on its own text and heading path only; it is
 //! cached in `DIR/.hipporag-cache/openie.jsonl` (the append-only cache of
 //! [`crate::openie::cache`]) under the SHA-256 of both. Embeddings are cached in
-//! `DIR/.hipporag-cache/vectors.<encoder>.bin` under the SHA-256 of the text. A rebuild reuses
+//! `DIR/.hipporag-cache/vectors.<encoder>.bin` under the SHA-256 of the text, static word
+//! vectors in `words.<encoder>.bin`. A rebuild reuses
 //! every unchanged passage's entry and gives the same bytes as a clean build (tested).
 
 pub mod cache;
@@ -92,6 +94,10 @@ pub struct SiteReport {
     pub index_file: String,
     /// Index size in bytes.
     pub index_bytes: usize,
+    /// Words with a static embedding (0 when none were built).
+    pub static_words: usize,
+    /// Of those, words whose vector came from the cache.
+    pub static_words_cached: usize,
 }
 
 /// One passage with where it lives.
@@ -211,9 +217,11 @@ pub fn read_site(dir: &Path, exclude: &[String]) -> Result<(usize, Vec<SitePassa
 
 /// Builds `dir/_hipporag/` (see the module docs); returns what it did.
 ///
-/// Three steps: rule OpenIE per passage through the cache ([`cache::extract_cached`]), the
-/// graph and embeddings through the vector cache ([`cache::VectorCache`]), then the output
-/// directory, written aside and swapped in ([`write_output`]).
+/// Four steps: rule OpenIE per passage through the cache ([`cache::extract_cached`]), the
+/// graph and embeddings through the vector cache ([`cache::VectorCache`]), with
+/// `static_encoder` the static word embeddings ([`crate::static_embeddings`], word vectors
+/// through their own vector cache), then the output directory, written aside and swapped in
+/// ([`write_output`]).
 ///
 /// # Errors
 /// [`Error::Io`] naming the file that cannot be read or written (a missing asset in
@@ -222,6 +230,7 @@ pub fn read_site(dir: &Path, exclude: &[String]) -> Result<(usize, Vec<SitePassa
 pub fn build_site(
     dir: &Path,
     encoder: &dyn Encoder,
+    static_encoder: Option<&dyn Encoder>,
     opts: &SiteOptions,
     progress: &dyn Progress,
 ) -> Result<SiteReport> {
@@ -257,10 +266,23 @@ pub fn build_site(
 
     let vectors = cache::VectorCache::open(&cache_dir, encoder);
     let passages: Vec<Passage> = site.into_iter().map(|p| p.passage).collect();
-    let (data, build) = GraphBuilder::from_openie(passages, &docs)
+    let (mut data, build) = GraphBuilder::from_openie(passages, &docs)
         .and_then(|g| g.build(&vectors, &opts.build, progress))?;
     (report.vectors_cached, report.vectors_encoded) = vectors.save()?;
     report.phrases = build.counts.phrases;
+    if let Some(e) = static_encoder {
+        let words = cache::VectorCache::open_named(&cache_dir, "words", e);
+        let s = crate::static_embeddings::build(
+            &data.passages,
+            &words,
+            opts.build.quantization,
+            opts.build.batch_size,
+            progress,
+        )?;
+        report.static_words = s.words.len();
+        (report.static_words_cached, _) = words.save()?;
+        data.static_embeddings = Some(s);
+    }
 
     let bytes = data.to_bytes();
     report.index_bytes = bytes.len();
