@@ -49,7 +49,7 @@ export interface RetrieveRequest {
   maxIterations?: number;
   /** PPR algorithm: "auto" (push for hipporag1 and hybrid, the exact solver for hipporag2), "exact" or "push". */
   ppr?: "auto" | "exact" | "push";
-  /** Forward-push residual bound (default 1e-7). */
+  /** Forward-push residual bound (default 1e-7; 1e-6 in hybrid mode). */
   pushEpsilon?: number;
   topPhrases?: number;
   contributions?: number;

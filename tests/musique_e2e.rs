@@ -11,7 +11,7 @@ use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::retriever::{Mode, PprMethod, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{Mode, PUSH_EPSILON, PprMethod, RetrieveOptions, Retriever};
 use hipporag_wasm::vectors::Quantization;
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
@@ -108,7 +108,7 @@ fn push_ppr_returns_the_exact_top5_on_the_musique_questions() {
         .iter()
         .map(|q| r.prepare_query(&q.question, None, &enc).unwrap())
         .collect();
-    let default_eps = RetrieveOptions::default().push_epsilon;
+    let default_eps = PUSH_EPSILON;
     for mode in [Mode::HippoRag1, Mode::HippoRag2] {
         for eps in [1e-6, default_eps, 1e-8] {
             let mut same = 0;
@@ -118,7 +118,7 @@ fn push_ppr_returns_the_exact_top5_on_the_musique_questions() {
                     let o = RetrieveOptions {
                         mode,
                         ppr_method: ppr,
-                        push_epsilon: eps,
+                        push_epsilon: Some(eps),
                         ..Default::default()
                     };
                     r.retrieve(&q, &o)

@@ -1,0 +1,209 @@
+// The docs-search benchmark: `hipporag site` and Pagefind (npm `pagefind`, pinned in
+// package.json) on the same copy of Python 3.11's HTML docs, asked the same 511 CoNaLa queries
+// (../shared/data/pydocs/conala_pydocs.json) in the same headless Chromium run.
+//
+//   node bench/docs.mjs [--out FILE] [--split dev|test|all] [--limit N]
+//
+// The copy: Debian's python3.11-doc (/usr/share/doc/python3.11/html, or $PYTHON_DOCS) without
+// the generated listings (genindex*, contents, py-modindex), for both engines alike. Each engine
+// is served by `python3 -m http.server` on 127.0.0.1 and driven through its own JS API, as a
+// site's page would: hipporag-site.js `init()`/`search()`, Pagefind's `pagefind.js`
+// `init()`/`search()` and `data()` of its top 10 (Pagefind needs a fragment per result for
+// its URL). Per engine and split: hit@1/5/10 and page recall@5/10 (gold = `gold_pages`), the
+// cold first search (a fresh page: init + one query), the warm median query, the bytes of the
+// first search (gzip -9 of every file the page fetched; Pagefind's files are gzipped already)
+// and the whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { launch, median, root, serve } from "../tests/e2e/harness.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const OUT = opt("--out", join(root, "out", "bench", "docs.json"));
+const SPLIT = opt("--split", "all");
+const LIMIT = Number(opt("--limit", "0"));
+const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
+const DATA = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
+const EXCLUDED = [/^genindex.*\.html$/, /^contents\.html$/, /^py-modindex\.html$/];
+const K = [1, 5, 10];
+
+let queries = JSON.parse(readFileSync(join(DATA, "pydocs", "conala_pydocs.json"), "utf8"));
+if (SPLIT !== "all") queries = queries.filter((q) => q.split === SPLIT);
+if (LIMIT > 0) queries = queries.slice(0, LIMIT);
+
+/** The benchmark's copy of the docs: everything but the generated listings. */
+function copyDocs(dir) {
+  if (!existsSync(DOCS)) throw new Error(`${DOCS} is missing: apt-get install python3.11-doc`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(DOCS, dir, { recursive: true, dereference: true });
+  for (const f of readdirSync(dir)) if (EXCLUDED.some((re) => re.test(f))) rmSync(join(dir, f));
+}
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+/** Bytes as a static host serves them: Pagefind's own files are gzipped already, others gzip -9. */
+function servedBytes(path) {
+  const b = readFileSync(path);
+  return b[0] === 0x1f && b[1] === 0x8b ? b.length : gzipSync(b, { level: 9 }).length;
+}
+
+const page = (url) => url.replace(/^https?:\/\/[^/]+/, "").split("#")[0].replace(/^\//, "");
+
+function scores(ranked, gold) {
+  const r = {};
+  for (const k of K) r[`hit@${k}`] = ranked.slice(0, k).some((u) => gold.includes(u)) ? 1 : 0;
+  for (const k of [5, 10]) r[`recall@${k}`] = gold.filter((g) => ranked.slice(0, k).includes(g)).length / gold.length;
+  return r;
+}
+
+function summarise(runs) {
+  const out = {};
+  for (const split of ["dev", "test"]) {
+    const rs = runs.filter((r) => r.split === split);
+    if (rs.length === 0) continue;
+    const row = { queries: rs.length };
+    for (const key of Object.keys(rs[0].scores)) row[key] = +(rs.reduce((s, r) => s + r.scores[key], 0) / rs.length).toFixed(3);
+    out[split] = row;
+  }
+  return out;
+}
+
+/** In the page: the engine's search of one query → ranked page URLs (top 10) and its time. */
+const ENGINES = {
+  hipporag: {
+    dir: "_hipporag",
+    init: async () => {
+      const h = await import("/_hipporag/hipporag-site.js");
+      await h.init();
+      window.__engine = h;
+    },
+    search: async (q) => {
+      const t = performance.now();
+      const s = await window.__engine.search(q, { topK: 10 });
+      const ms = performance.now() - t;
+      const urls = await Promise.all(s.results.map(async (r) => (await r.data()).url));
+      return { ms, urls };
+    },
+  },
+  pagefind: {
+    dir: "pagefind",
+    init: async () => {
+      const pf = await import("/pagefind/pagefind.js");
+      await pf.init();
+      window.__engine = pf;
+    },
+    search: async (q) => {
+      const t = performance.now();
+      const s = await window.__engine.search(q);
+      const ms = performance.now() - t;
+      const urls = await Promise.all(s.results.slice(0, 10).map(async (r) => (await r.data()).url));
+      return { ms, urls };
+    },
+  },
+};
+
+async function run(browser, origin, siteDir, name) {
+  const engine = ENGINES[name];
+  // Cold: a fresh context (empty cache), init + the first query, every fetched file counted.
+  const ctx = await browser.newContext();
+  const fetched = new Set();
+  ctx.on("request", (r) => fetched.add(new URL(r.url()).pathname));
+  const p = await ctx.newPage();
+  await p.goto(`${origin}/index.html`);
+  fetched.clear();
+  const cold = await p.evaluate(
+    async ([init, search, q]) => {
+      const t = performance.now();
+      await eval(`(${init})`)();
+      const r = await eval(`(${search})`)(q);
+      return { ms: performance.now() - t, urls: r.urls };
+    },
+    [engine.init.toString(), engine.search.toString(), queries[0].q],
+  );
+  const firstBytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
+  // Warm: every query on that page.
+  const runs = [];
+  for (const q of queries) {
+    const r = await p.evaluate(([search, q]) => eval(`(${search})`)(q), [engine.search.toString(), q.q]);
+    const ranked = [...new Set(r.urls.map(page))];
+    runs.push({ q: q.q, split: q.split, ms: r.ms, top: ranked.slice(0, 10), scores: scores(ranked, q.gold_pages) });
+  }
+  await ctx.close();
+  const outputFiles = walk(join(siteDir, engine.dir));
+  return {
+    engine: name,
+    ...summarise(runs),
+    coldFirstSearchMs: Math.round(cold.ms),
+    firstSearchBytes: firstBytes,
+    firstSearchFiles: fetched.size,
+    warmMedianQueryMs: +median(runs.map((r) => r.ms)).toFixed(1),
+    outputFiles: outputFiles.length,
+    outputBytes: outputFiles.reduce((s, f) => s + servedBytes(f), 0),
+    runs,
+  };
+}
+
+const siteDir = join(root, "out", "bench", "pydocs");
+copyDocs(siteDir);
+const t0 = performance.now();
+execFileSync(join(root, "target", "release", "hipporag"), ["site", siteDir], { stdio: "inherit", env: { ...process.env, RUST_LOG: "warn" } });
+const hipporagBuildS = (performance.now() - t0) / 1000;
+const t1 = performance.now();
+execFileSync(join(root, "node_modules", ".bin", "pagefind"), ["--site", siteDir, "--silent"], { stdio: "inherit" });
+const pagefindBuildS = (performance.now() - t1) / 1000;
+const pagefindVersion = JSON.parse(readFileSync(join(root, "node_modules", "pagefind", "package.json"), "utf8")).version;
+
+const server = await serve(siteDir);
+const browser = await launch();
+const results = [];
+try {
+  for (const name of ["hipporag", "pagefind"]) {
+    results.push(await run(browser, server.origin, siteDir, name));
+    const r = results.at(-1);
+    console.error(`${name}: done (${r.runs.length} queries)`);
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
+results[0].buildSeconds = +hipporagBuildS.toFixed(1);
+results[1].buildSeconds = +pagefindBuildS.toFixed(1);
+const report = {
+  date: new Date().toISOString(),
+  docs: DOCS,
+  queries: queries.length,
+  split: SPLIT,
+  pagefind: pagefindVersion,
+  engines: results.map(({ runs, ...r }) => r),
+  ratios: {
+    firstSearchBytes: +(results[0].firstSearchBytes / results[1].firstSearchBytes).toFixed(2),
+    warmMedianQueryMs: +(results[0].warmMedianQueryMs / results[1].warmMedianQueryMs).toFixed(2),
+    coldFirstSearchMs: +(results[0].coldFirstSearchMs / results[1].coldFirstSearchMs).toFixed(2),
+  },
+};
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, JSON.stringify(report, null, 2) + "\n");
+writeFileSync(OUT.replace(/\.json$/, ".runs.json"), JSON.stringify(results.map((r) => ({ engine: r.engine, runs: r.runs }))) + "\n");
+const cols = ["hit@1", "hit@5", "hit@10", "recall@5", "recall@10"];
+console.log(`Python ${DOCS}: ${queries.length} queries; Pagefind ${pagefindVersion}`);
+for (const split of ["dev", "test"]) {
+  if (!results[0][split]) continue;
+  console.log(`\n${split} (${results[0][split].queries} queries)\nengine     ${cols.map((c) => c.padStart(9)).join(" ")}`);
+  for (const r of results) console.log(`${r.engine.padEnd(10)} ${cols.map((c) => r[split][c].toFixed(3).padStart(9)).join(" ")}`);
+}
+console.log("\nengine     first search (cold)  first-search bytes (files)  warm median  output bytes (files)  build");
+for (const r of results)
+  console.log(
+    `${r.engine.padEnd(10)} ${(r.coldFirstSearchMs + " ms").padStart(19)}  ${((r.firstSearchBytes / 1e3).toFixed(0) + " KB (" + r.firstSearchFiles + ")").padStart(26)}  ${(r.warmMedianQueryMs + " ms").padStart(11)}  ${((r.outputBytes / 1e6).toFixed(2) + " MB (" + r.outputFiles + ")").padStart(20)}  ${r.buildSeconds} s`,
+  );
+console.log(`\nratios hipporag/pagefind: ${JSON.stringify(report.ratios)}\nwrote ${OUT}`);
