@@ -57,7 +57,11 @@ function servedBytes(path) {
   return b[0] === 0x1f && b[1] === 0x8b ? b.length : gzipSync(b, { level: 9 }).length;
 }
 
-const page = (url) => url.replace(/^https?:\/\/[^/]+/, "").split("#")[0].replace(/^\//, "");
+const page = (url) =>
+  url
+    .replace(/^https?:\/\/[^/]+/, "")
+    .split("#")[0]
+    .replace(/^\//, "");
 
 function scores(ranked, gold) {
   const r = {};
@@ -131,6 +135,7 @@ async function run(browser, origin, siteDir, name) {
     [engine.init.toString(), engine.search.toString(), queries[0].q],
   );
   const firstBytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
+  const firstFiles = fetched.size;
   // Warm: every query on that page.
   const runs = [];
   for (const q of queries) {
@@ -145,7 +150,7 @@ async function run(browser, origin, siteDir, name) {
     ...summarise(runs),
     coldFirstSearchMs: Math.round(cold.ms),
     firstSearchBytes: firstBytes,
-    firstSearchFiles: fetched.size,
+    firstSearchFiles: firstFiles,
     warmMedianQueryMs: +median(runs.map((r) => r.ms)).toFixed(1),
     outputFiles: outputFiles.length,
     outputBytes: outputFiles.reduce((s, f) => s + servedBytes(f), 0),
@@ -156,7 +161,10 @@ async function run(browser, origin, siteDir, name) {
 const siteDir = join(root, "out", "bench", "pydocs");
 copyDocs(siteDir);
 const t0 = performance.now();
-execFileSync(join(root, "target", "release", "hipporag"), ["site", siteDir], { stdio: "inherit", env: { ...process.env, RUST_LOG: "warn" } });
+execFileSync(join(root, "target", "release", "hipporag"), ["site", siteDir], {
+  stdio: "inherit",
+  env: { ...process.env, RUST_LOG: "warn" },
+});
 const hipporagBuildS = (performance.now() - t0) / 1000;
 const t1 = performance.now();
 execFileSync(join(root, "node_modules", ".bin", "pagefind"), ["--site", siteDir, "--silent"], { stdio: "inherit" });

@@ -42,6 +42,8 @@ const env = servedSite({
       },
     );
     build = { ...JSON.parse(out), wallMs: performance.now() - t };
+    // The lean tier's static word embeddings are built by default (all-MiniLM-L6-v2 per word).
+    assert.ok(build.staticWords > 10000, `static word embeddings: ${build.staticWords} words`);
     // What a site owner adds to a page: one element, one script.
     const page = join(dir, "index.html");
     const html = readFileSync(page, "utf8");

@@ -1,6 +1,6 @@
-// The JS, CSS and JSON of www/, tests/js/ and tests/e2e/ are as prettier prints them (the exact
+// The JS, CSS and JSON of www/, tests/js/, tests/e2e/ and bench/ are as prettier prints them (the exact
 // version pinned in package.json, options in .prettierrc.json, exclusions in .prettierignore).
-// Fix with: node_modules/.bin/prettier --write www tests/js tests/e2e
+// Fix with: node_modules/.bin/prettier --write www tests/js tests/e2e bench
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const DIRS = ["www", "tests/js", "tests/e2e"];
+const DIRS = ["www", "tests/js", "tests/e2e", "bench"];
 
-test("www/, tests/js/ and tests/e2e/ are formatted with the pinned prettier", () => {
+test("www/, tests/js/, tests/e2e/ and bench/ are formatted with the pinned prettier", () => {
   const bin = join(root, "node_modules", "prettier", "bin", "prettier.cjs");
   assert.ok(existsSync(bin), `${bin} is missing: run npm ci`);
   const pinned = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies.prettier;
