@@ -83,9 +83,9 @@ test("Python's docs: questions spanning two pages return both, from the default 
   }
   // The explanation toggle.
   await page.locator("#hipporag-search details.hipporag-why summary").click();
-  // hipporag-entry.json's defaults: hybrid mode, no phrase seeds on a docs site (README, "Hybrid ranking").
+  // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page), no phrase seeds on a docs site (README, "Hybrid ranking").
   const explained = await page.locator("#hipporag-search .hipporag-explain").innerText();
-  assert.match(explained, /Ranking: BM25 over the passages .*personalized PageRank/);
+  assert.match(explained, /Ranking: BM25 over the passages, fused by page with static word-embedding scores.*personalized PageRank/);
   assert.doesNotMatch(explained, /Seed phrases/);
   await page.screenshot({ path: join(outDir, "site_docs.png"), fullPage: false });
   // A result link leads to the passage's section.
