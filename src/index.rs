@@ -63,6 +63,15 @@ pub struct Passage {
 }
 
 impl Passage {
+    /// A passage without a URL.
+    pub fn new(title: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            text: text.into(),
+            url: None,
+        }
+    }
+
     /// The text HippoRAG indexes and embeds: `title + "\n" + text`.
     pub fn indexed_text(&self) -> String {
         format!("{}\n{}", self.title, self.text)

@@ -93,21 +93,13 @@ mod tests {
     use hipporag_wasm::encoder::HashedNgramEncoder;
     use hipporag_wasm::static_embeddings::StaticEmbeddings;
 
-    fn passage(title: &str, text: &str) -> Passage {
-        Passage {
-            title: title.into(),
-            text: text.into(),
-            url: None,
-        }
-    }
-
     #[test]
     fn vocabulary_is_words_of_two_passages_and_queries_find_their_passage() {
         let ps = [
-            passage("Sorting", "Sort a list in place with list.sort()."),
-            passage("Sorted", "sorted() returns a new sorted list."),
-            passage("Files", "Open a file with open(); read the file."),
-            passage("Paths", "Join paths with os.path.join; open the file."),
+            Passage::new("Sorting", "Sort a list in place with list.sort()."),
+            Passage::new("Sorted", "sorted() returns a new sorted list."),
+            Passage::new("Files", "Open a file with open(); read the file."),
+            Passage::new("Paths", "Join paths with os.path.join; open the file."),
         ];
         let enc = HashedNgramEncoder::default();
         let d = build(&ps, &enc, Quantization::F32, 2, &()).unwrap();

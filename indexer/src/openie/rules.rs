@@ -848,11 +848,7 @@ mod tests {
     use super::*;
 
     fn passage(title: &str, text: &str) -> Passage {
-        Passage {
-            title: title.into(),
-            text: text.into(),
-            url: None,
-        }
+        Passage::new(title, text)
     }
 
     fn phrases(doc: &OpenIeDoc) -> Vec<&str> {
