@@ -632,9 +632,19 @@ impl Retriever {
         };
         let n = self.index.phrases.len();
         let mut reset = vec![0.0; graph.rows()];
+        let passage_share = match &semantic {
+            // BM25 and static scores fused by page ([`page_rrf`]).
+            Some(st) => page_rrf(
+                &[(&lexical, 1.0), (st, opts.static_weight)],
+                &self.index.pages,
+                RRF_K,
+                RRF_DEPTH,
+            ),
+            None => lexical,
+        };
         let phrase_mass: f64 = seeds.iter().map(|s| s.weight).sum();
-        let lexical_mass: f64 = lexical.iter().sum();
-        let passage_signal = lexical_mass > 0.0 || semantic.is_some();
+        let passage_mass: f64 = passage_share.iter().sum();
+        let passage_signal = passage_mass > 0.0;
         if phrase_mass <= 0.0 && !passage_signal {
             return Ok(Err(
                 "no query entity and no query term in the index: ranked by dense retrieval".into(),
@@ -651,20 +661,9 @@ impl Retriever {
             s.weight *= wp / phrase_mass;
             reset[s.phrase_id as usize] += s.weight;
         }
-        let passage_share = match &semantic {
-            // BM25 and static scores fused by page ([`page_rrf`]).
-            Some(st) => page_rrf(
-                &[(&lexical, 1.0), (st, opts.static_weight)],
-                &self.index.pages,
-                RRF_K,
-                RRF_DEPTH,
-            ),
-            None => lexical,
-        };
-        let total: f64 = passage_share.iter().sum();
-        if total > 0.0 {
+        if passage_signal {
             for (r, &b) in reset[n..].iter_mut().zip(&passage_share) {
-                *r += wb * b / total;
+                *r += wb * b / passage_mass;
             }
         }
         if opts.dense_weight > 0.0 && self.index.header.encoder.id != HASHED_NGRAM_ID {
