@@ -42,8 +42,8 @@ pub(crate) struct EvalArgs {
     /// Hybrid mode, neural encoders: the dense passage scores' share of the reset vector.
     #[arg(long, default_value_t = HYBRID_DENSE_WEIGHT)]
     pub(crate) dense_weight: f64,
-    /// Hybrid mode, indexes with static word embeddings: the static passage scores' share of
-    /// the reset vector.
+    /// Hybrid mode, indexes with static word embeddings: their weight beside BM25's 1 in the
+    /// reciprocal-rank fusion by page (0 = BM25 alone).
     #[arg(long, default_value_t = HYBRID_STATIC_WEIGHT)]
     pub(crate) static_weight: f64,
 }
@@ -54,7 +54,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
     let (questions, pages) = if a.pages {
         (
             load_page_questions(&a.questions, r.index(), a.split.as_deref())?,
-            Some(r.index().pages.clone()),
+            Some(r.index().pages.as_slice()),
         )
     } else {
         (load_questions(&a.questions, r.index())?, None)
@@ -88,7 +88,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
             static_weight: a.static_weight,
             ..Default::default()
         },
-        pages: pages.as_deref(),
+        pages,
     };
     let (table, runs) = evaluate(&r, encoder.as_ref(), &questions, &modes, &set)?;
     if a.json {
