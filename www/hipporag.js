@@ -89,11 +89,22 @@ export class HippoRAG {
   /**
    * Ranks passages for `question`.
    * @param {string} question
-   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense"|"bm25"|"hybrid", entities?: string[], linkingTopK?: number, phraseWeight?: number}} [opts]
+   * `useEncoder: false` ranks without calling `encode()`: no query embedding and no phrase
+   * seeds, so only `bm25` and `hybrid` (its BM25 and static word-embedding scores) can answer.
+   * A site whose model-backed encoder is still loading shows these results first.
+   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense"|"bm25"|"hybrid", entities?: string[], linkingTopK?: number, phraseWeight?: number, useEncoder?: boolean}} [opts]
    * @returns {Promise<import("./hipporag_wasm.js").RetrieveResult & {entities: string[], timings: object}>}
    */
-  async search(question, { topK = 5, mode, entities, linkingTopK = 5, phraseWeight } = {}) {
+  async search(question, { topK = 5, mode, entities, linkingTopK = 5, phraseWeight, useEncoder = true } = {}) {
     const t0 = performance.now();
+    if (!useEncoder) {
+      if (mode !== "bm25" && mode !== "hybrid")
+        throw new Error(`search: useEncoder: false needs mode "bm25" or "hybrid" (got ${mode ?? "the default"})`);
+      const result = this.retriever.retrieve({ question, topK, mode, phraseWeight: 0 });
+      result.entities = [];
+      result.timings = { entitiesMs: 0, encodeMs: 0, retrieveMs: performance.now() - t0 };
+      return result;
+    }
     // Entities seed phrases in hipporag1 and hybrid mode (not when hybrid gives phrases no weight).
     const needsEntities = mode !== "hipporag2" && mode !== "dense" && mode !== "bm25" && !(mode === "hybrid" && phraseWeight === 0);
     const ents = !needsEntities

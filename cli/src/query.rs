@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use hipporag_indexer::Result;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
+use hipporag_wasm::retriever::{HYBRID_PHRASE_WEIGHT, Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load};
 
@@ -18,7 +18,7 @@ pub(crate) struct QueryArgs {
     /// Passages to print.
     #[arg(long, default_value_t = 5)]
     pub(crate) top_k: usize,
-    /// Retrieval mode: hipporag1, hipporag2 or dense.
+    /// Retrieval mode: hipporag1, hipporag2, hybrid, bm25 or dense.
     #[arg(long, default_value_t = Mode::HippoRag1)]
     pub(crate) mode: Mode,
     /// Query entities (repeatable); default: the built-in extractor.
@@ -27,6 +27,10 @@ pub(crate) struct QueryArgs {
     /// Print the result as JSON (the same shape the wasm API returns).
     #[arg(long)]
     pub(crate) json: bool,
+    /// Hybrid mode: the seed phrases' share of the reset vector (a site's pages use 0, its
+    /// hipporag-entry.json's `search.phraseWeight`).
+    #[arg(long, default_value_t = HYBRID_PHRASE_WEIGHT)]
+    pub(crate) phrase_weight: f64,
     /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
@@ -44,6 +48,7 @@ pub(crate) fn run(a: QueryArgs) -> Result<()> {
         &RetrieveOptions {
             top_k: a.top_k,
             mode: a.mode,
+            phrase_weight: a.phrase_weight,
             ..Default::default()
         },
     )?;

@@ -9,6 +9,7 @@ use hipporag_indexer::graph::BuildOptions;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 
 use crate::common::Bars;
+use crate::index::EncoderChoice;
 
 #[derive(Args)]
 pub(crate) struct SiteArgs {
@@ -36,20 +37,43 @@ pub(crate) struct SiteArgs {
     /// then ranks by BM25 and the graph only, and the build needs no model.
     #[arg(long)]
     pub(crate) no_static_embeddings: bool,
-    /// all-MiniLM-L6-v2 model directory for the static word embeddings [default:
-    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    /// all-MiniLM-L6-v2 model directory for the static word embeddings and `--encoder minilm`
+    /// [default: $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2
+    /// (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
+    /// Phrase and passage encoder. `hashed` (default, the lean tier): the built-in lexical
+    /// hashed-ngram-v1, nothing to download in the page. `minilm` (the semantic tier): the
+    /// index holds all-MiniLM-L6-v2 vectors, and the page fetches the model after its first
+    /// results and refines them with the query's embedding.
+    #[arg(long, value_enum, default_value_t = EncoderChoice::Hashed)]
+    pub(crate) encoder: EncoderChoice,
+    /// With `--encoder minilm`: the weights of the model the page downloads. `int8` (default):
+    /// 23 MB, row-wise int8, vectors within cosine 0.998 of f32's; `f32`: the model file as it is
+    /// (91 MB). README, "Semantic tier", has the measured effect on ranking.
+    #[arg(long, value_enum, default_value_t = ModelWeights::Int8)]
+    pub(crate) model_weights: ModelWeights,
 }
 
-/// The encoder of the static word embeddings: all-MiniLM-L6-v2, unless left out.
+/// `hipporag site --model-weights`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ModelWeights {
+    /// Row-wise int8 (`hipporag_minilm::int8`), dequantized in the page.
+    Int8,
+    /// The f32 weights as the model directory holds them.
+    F32,
+}
+
+/// all-MiniLM-L6-v2, when the site needs it: for `--encoder minilm` or the static word
+/// embeddings (unless left out). One model serves both.
 #[cfg(feature = "minilm")]
-fn static_encoder(a: &SiteArgs) -> Result<Option<Box<dyn Encoder>>> {
-    if a.no_static_embeddings {
+fn load_model(a: &SiteArgs) -> Result<Option<hipporag_indexer::minilm::MiniLmEncoder>> {
+    if a.encoder != EncoderChoice::Minilm && a.no_static_embeddings {
         return Ok(None);
     }
     match crate::common::load_minilm(a.model.as_deref()) {
-        Ok(e) => Ok(Some(Box::new(e))),
+        Ok(e) => Ok(Some(e)),
+        Err(e) if a.encoder == EncoderChoice::Minilm => Err(e),
         Err(e) => Err(hipporag_wasm::Error::Encoder {
             encoder: crate::common::MINILM_ID.into(),
             message: format!(
@@ -60,8 +84,16 @@ fn static_encoder(a: &SiteArgs) -> Result<Option<Box<dyn Encoder>>> {
     }
 }
 
+/// Without the `minilm` feature: no model; `--encoder minilm` is an error, the static word
+/// embeddings are skipped with a warning.
 #[cfg(not(feature = "minilm"))]
-fn static_encoder(a: &SiteArgs) -> Result<Option<Box<dyn Encoder>>> {
+fn load_model(a: &SiteArgs) -> Result<Option<HashedNgramEncoder>> {
+    if a.encoder == EncoderChoice::Minilm {
+        return Err(hipporag_indexer::Error::InvalidRequest(format!(
+            "--encoder minilm: this hipporag was built without the `minilm` feature ({}); cargo build -p hipporag-cli enables it",
+            crate::common::MINILM_ID
+        )));
+    }
     if !a.no_static_embeddings {
         log::warn!(
             "this hipporag was built without the `minilm` feature: no static word embeddings (BM25 and the graph only)"
@@ -70,11 +102,33 @@ fn static_encoder(a: &SiteArgs) -> Result<Option<Box<dyn Encoder>>> {
     Ok(None)
 }
 
+/// The MiniLM wasm package (`--pkg`'s `minilm/`) and model directory a semantic-tier site ships.
+fn query_encoder_files(a: &SiteArgs) -> Option<hipporag_indexer::site::QueryEncoderFiles> {
+    #[cfg(feature = "minilm")]
+    let default_dir = hipporag_indexer::minilm::MiniLmEncoder::default_dir;
+    #[cfg(not(feature = "minilm"))]
+    let default_dir = PathBuf::new;
+    (a.encoder == EncoderChoice::Minilm).then(|| hipporag_indexer::site::QueryEncoderFiles {
+        pkg: a.pkg.join("minilm"),
+        model: a.model.clone().unwrap_or_else(default_dir),
+        int8_weights: a.model_weights == ModelWeights::Int8,
+    })
+}
+
 pub(crate) fn run(a: SiteArgs) -> Result<()> {
     let t0 = Instant::now();
-    let encoder = HashedNgramEncoder::default();
-    let words = static_encoder(&a)?;
+    let hashed = HashedNgramEncoder::default();
+    let model = load_model(&a)?;
+    let encoder: &dyn Encoder = match (&a.encoder, &model) {
+        (EncoderChoice::Minilm, Some(m)) => m,
+        _ => &hashed,
+    };
+    let words: Option<&dyn Encoder> = match &model {
+        Some(m) if !a.no_static_embeddings => Some(m),
+        _ => None,
+    };
     let opts = hipporag_indexer::site::SiteOptions {
+        query_encoder: query_encoder_files(&a),
         pkg: a.pkg,
         ui: a.ui,
         build: BuildOptions {
@@ -83,13 +137,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         },
         exclude: a.exclude,
     };
-    let r = hipporag_indexer::site::build_site(
-        &a.dir,
-        &encoder,
-        words.as_deref(),
-        &opts,
-        &Bars::new(),
-    )?;
+    let r = hipporag_indexer::site::build_site(&a.dir, encoder, words, &opts, &Bars::new())?;
     let secs = t0.elapsed().as_secs_f64();
     if a.json {
         let mut v = serde_json::to_value(&r).expect("serialisable");

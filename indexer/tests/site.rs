@@ -44,6 +44,7 @@ fn opts(pkg: &Path) -> SiteOptions {
         ui: Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/site"),
         build: BuildOptions::default(),
         exclude: Vec::new(),
+        query_encoder: None,
     }
 }
 

@@ -35,6 +35,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{Tokenizer, TruncationParams};
 
+pub mod int8;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
@@ -86,8 +87,8 @@ pub struct MiniLm {
 }
 
 impl MiniLm {
-    /// Loads the model from the bytes of its three files: `model.safetensors` (f32 weights),
-    /// `tokenizer.json` and `config.json`.
+    /// Loads the model from the bytes of its three files: `model.safetensors` (f32 weights, or
+    /// int8 ones written by [`int8::quantize`]), `tokenizer.json` and `config.json`.
     ///
     /// # Errors
     /// [`Error::Model`] naming the file that does not parse or lacks a tensor the BERT
@@ -110,8 +111,13 @@ impl MiniLm {
             }))
             .map_err(|e| model_err("tokenizer.json", e))?;
         let device = Device::Cpu;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
-            .map_err(|e| model_err("model.safetensors", e))?;
+        // An int8 file ([`int8::quantize`]) is dequantized to f32 here; an f32 one is used as is.
+        let vb = if int8::is_int8(&weights)? {
+            VarBuilder::from_tensors(int8::dequantize(&weights, &device)?, DType::F32, &device)
+        } else {
+            VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
+                .map_err(|e| model_err("model.safetensors", e))?
+        };
         let model = BertModel::load(vb, &config).map_err(|e| {
             model_err(
                 "model.safetensors",

@@ -72,3 +72,45 @@ fn a_bad_model_directory_is_a_clear_error() {
         .to_string();
     assert!(err.starts_with("config.json:"), "{err}");
 }
+
+/// Int8 weights ([`hipporag_minilm::int8`]): a quarter of the bytes, and every reference
+/// string's vector stays within cosine 0.99 of the independent f32 implementation's.
+#[test]
+fn int8_weights_stay_close_to_the_reference() {
+    let dir = model_dir();
+    let read = |f: &str| std::fs::read(format!("{dir}/{f}")).unwrap();
+    let f32_bytes = read("model.safetensors");
+    let q = hipporag_minilm::int8::quantize(&f32_bytes).unwrap();
+    assert!(hipporag_minilm::int8::is_int8(&q).unwrap());
+    assert!(!hipporag_minilm::int8::is_int8(&f32_bytes).unwrap());
+    assert!(
+        q.len() * 3 < f32_bytes.len(),
+        "{} bytes against {}",
+        q.len(),
+        f32_bytes.len()
+    );
+    assert_eq!(
+        hipporag_minilm::int8::quantize(&f32_bytes).unwrap(),
+        q,
+        "deterministic"
+    );
+    let err = hipporag_minilm::int8::quantize(&q)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("already int8"), "{err}");
+    let (q_len, f32_len) = (q.len(), f32_bytes.len());
+    let enc = MiniLm::from_bytes(q, &read("tokenizer.json"), &read("config.json")).unwrap();
+    let (texts, want) = parse_reference(&std::fs::read(REFERENCE).expect(REFERENCE));
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let got = enc.encode(&refs).unwrap();
+    let worst = want
+        .iter()
+        .enumerate()
+        .map(|(i, w)| cosine(&got[i * 384..(i + 1) * 384], w))
+        .fold(1.0f64, f64::min);
+    eprintln!(
+        "int8 weights: {q_len} bytes against f32's {f32_len}; lowest cosine with the reference {worst:.6}"
+    );
+    assert!(worst >= 0.99, "int8 weights: lowest cosine {worst}");
+}

@@ -6,8 +6,13 @@
 //   const s = await hipporag.search("how do I save a dict to a file as JSON?");
 //   const first = await s.results[0].data();
 
-/** The retrieval method: HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the dense baseline. */
-export type SearchMode = "hipporag1" | "hipporag2" | "dense";
+/**
+ * The retrieval method: `hybrid` (the site's default: BM25 fused with static word-embedding
+ * scores, and with the query embedding on a semantic-tier site, spread by personalized
+ * PageRank), HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the BM25
+ * and dense baselines.
+ */
+export type SearchMode = "hybrid" | "hipporag1" | "hipporag2" | "bm25" | "dense";
 
 export interface InitOptions {
   /** Prefix of result URLs when the site is not served at the root of its origin (default "/"). */
@@ -94,6 +99,18 @@ export interface Search {
   timings: { entitiesMs: number; encodeMs: number; retrieveMs: number };
   /** One per page, best first. */
   results: Result[];
+  /**
+   * `lean`: ranked without a model in the page (every search of a site built with the default
+   * encoder). `semantic`: the query's all-MiniLM-L6-v2 embedding took part (`hipporag site
+   * --encoder minilm`, once its model has loaded).
+   */
+  tier: "lean" | "semantic";
+  /**
+   * A semantic-tier site whose model is not loaded yet answers with the lean results and
+   * starts the download: this resolves to the same search refined by the model, or to null
+   * when the model cannot be loaded. null otherwise.
+   */
+  refined: Promise<Search | null> | null;
 }
 
 /**

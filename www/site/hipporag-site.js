@@ -19,6 +19,12 @@ let baseUrl = "/";
 let seq = 0;
 /** Search options from hipporag-entry.json's `search` (mode, phraseWeight). */
 let defaults = {};
+/**
+ * The semantic tier (`hipporag site --encoder minilm`): the query encoder's model, fetched
+ * only after the first results are shown. null for a lean site (`hashed-ngram-v1`, built into
+ * hipporag.js). `load()` starts the download once and resolves to the encode function.
+ */
+let model = null;
 
 /** Loads hipporag-entry.json, the wasm module and the index (once). Resolves to the HippoRAG instance. */
 export function init({ baseUrl: b } = {}) {
@@ -30,15 +36,35 @@ export function init({ baseUrl: b } = {}) {
       const entry = await res.json();
       // The query encoder named in the entry (the index header's), from the registry the demo
       // uses too; an encoder this page lacks fails here, before the index is downloaded.
-      // `hipporag site` builds hashed-ngram-v1 indexes, whose encoder is in hipporag.js; a model
-      // encoder's module and files would be fetched from here only when the index names it.
       const info = { encoder: entry.encoder };
-      const { encode } = await encoderFor(info).load(info, {
+      const encoder = encoderFor(info);
+      const ctx = {
         base: here,
         fetchBytes: (url) => fetchBytes(new URL(url, here)),
         modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
-      });
+      };
       defaults = entry.search ?? {};
+      let encode;
+      if (entry.encoder.id === "hashed-ngram-v1") {
+        encode = (await encoder.load(info, ctx)).encode;
+      } else {
+        // A model-backed encoder: nothing of it is fetched until the first results are shown.
+        let loading = null;
+        model = {
+          id: entry.encoder.id,
+          ready: false,
+          error: null,
+          load: () =>
+            (loading ??= encoder.load(info, ctx).then(
+              (e) => ((model.ready = true), e.encode),
+              (e) => {
+                model.error = e;
+                throw e;
+              },
+            )),
+        };
+        encode = async (texts) => (await model.load())(texts);
+      }
       return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
     })();
   }
@@ -54,18 +80,44 @@ function excerpt(text) {
 }
 
 /**
- * Ranks the site's pages for `query`, by default in the `hybrid` mode (BM25 over passages and
- * query entities → seed phrases, both in one personalized PageRank over phrase and passage nodes). A page appears once, as its best-scoring passage (linked to that
- * passage's `#anchor`), as Pagefind lists pages: `topK` pages are drawn from the top
- * `topK × 8` passages. Returns {query, results: [{id, score, data()}], explanation, timings}.
+ * Ranks the site's pages for `query`, by default in the `hybrid` mode (BM25 over passages fused
+ * by page with static word-embedding scores, spread by personalized PageRank over phrase and
+ * passage nodes). A page appears once, as its best-scoring passage (linked to that passage's
+ * `#anchor`), as Pagefind lists pages: `topK` pages are drawn from the top `topK × 8` passages.
+ * Returns {query, mode, tier, refined, results: [{id, score, data()}], explanation, timings}.
+ *
+ * On a semantic-tier site the first searches answer at once from the lean signals (`tier:
+ * "lean"`) and start the model's download; `refined` then resolves to the same search with
+ * the query's embedding fused in (`tier: "semantic"`), or to null if the model cannot be
+ * loaded (the lean results stand; `console.warn` says why). Once the model is in, searches
+ * are semantic straight away and `refined` is null.
  */
 export async function search(query, { topK = 8, mode } = {}) {
   const rag = await init();
   // The entry's defaults (`hipporag site` writes {mode: "hybrid", phraseWeight}); an explicit
   // `mode` wins.
-  const res = await rag.search(query, { topK: topK * 8, ...defaults, ...(mode ? { mode } : {}) });
+  const opts = { topK: topK * 8, ...defaults, ...(mode ? { mode } : {}) };
+  const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
+  if (model && !model.ready && lexicalMode) {
+    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean");
+    lean.refined = model.error
+      ? Promise.resolve(null)
+      : model.load().then(
+          () => search(query, { topK, mode }),
+          (e) => {
+            console.warn(`hipporag: the ${model.id} query encoder could not be loaded; results stay lexical: ${e?.message ?? e}`);
+            return null;
+          },
+        );
+    return lean;
+  }
+  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean");
+}
+
+/** The site's view of a HippoRAG.search() result: one result per page, `topK` of them. */
+function shape(query, res, topK, tier) {
   const pages = new Set();
-  res.passages = res.passages
+  const passages = res.passages
     .filter((p) => {
       const page = (p.url ?? `#${p.id}`).split("#")[0];
       if (pages.has(page)) return false;
@@ -76,10 +128,12 @@ export async function search(query, { topK = 8, mode } = {}) {
   return {
     query,
     mode: res.mode,
+    tier,
+    refined: null,
     fallback: res.fallback ?? null,
     explanation: { entities: res.entities, seeds: res.seeds, facts: res.facts, topPhrases: res.topPhrases },
     timings: res.timings,
-    results: res.passages.map((p) => ({
+    results: passages.map((p) => ({
       id: p.id,
       score: p.score,
       data: async () => ({

@@ -42,7 +42,9 @@ function mount(root) {
     },
   );
   let shown = 0;
+  let current = 0;
   input.addEventListener("input", async () => {
+    const mine = ++current;
     const q = input.value.trim();
     if (!q) {
       list.replaceChildren();
@@ -58,6 +60,19 @@ function mount(root) {
       return;
     }
     if (!res) return; // superseded by a later keystroke
+    await show(res);
+    // A semantic-tier site: the lean results are up; the model's arrive when it has loaded,
+    // unless the visitor has typed on.
+    if (res.refined) {
+      status.textContent += " Loading the semantic model to refine them…";
+      const better = await res.refined;
+      if (mine !== current) return;
+      if (better) await show(better);
+      else status.textContent = status.textContent.replace(/ Loading the semantic model.*$/, " (The semantic model could not be loaded.)");
+    }
+  });
+
+  async function show(res) {
     const items = await Promise.all(res.results.map((r) => r.data()));
     list.replaceChildren(
       ...items.map((d, i) =>
@@ -106,15 +121,16 @@ function mount(root) {
             ),
           ]),
     );
-    status.textContent = `${items.length} results in ${(res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1)} ms, computed in this page.`;
+    status.textContent = `${items.length} results in ${(res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1)} ms, computed in this page${res.tier === "semantic" ? ", refined by the semantic model" : ""}.`;
+    root.dataset.tier = res.tier;
     root.dataset.searches = String(++shown);
-  });
+  }
 }
 
 /** What each mode ranks by, as the explanation says it. */
 const RANKINGS = {
   hybrid:
-    "BM25 over the passages, fused by page with static word-embedding scores when the site has them (reciprocal rank), plus seed phrases when the site weights them; spread by personalized PageRank over phrase and passage nodes",
+    "BM25 over the passages, fused by page with static word-embedding scores when the site has them and, once the semantic model has loaded, the question's dense embedding (reciprocal rank), plus seed phrases when the site weights them; spread by personalized PageRank over phrase and passage nodes",
   bm25: "BM25 over the passages",
   hipporag1: "query entities → seed phrases → personalized PageRank → passages",
   hipporag2: "linked facts and dense passage scores → personalized PageRank",

@@ -89,6 +89,11 @@ pub struct RuleOptions {
     pub sentence_pairs: bool,
     /// Relate the topic to every phrase (default on).
     pub topic_star: bool,
+    /// Documentation headings (`hipporag site`; default off): see [`docs_heading_phrases`].
+    /// The topic is the page title's first part (`json — JSON encoder and decoder` → `json`),
+    /// not the passage title (a site passage's title is its whole heading path); each heading
+    /// gives the phrases of [`docs_heading_phrases`] instead of itself whole.
+    pub docs_headings: bool,
 }
 
 impl Default for RuleOptions {
@@ -100,6 +105,7 @@ impl Default for RuleOptions {
             max_relation_words: 6,
             sentence_pairs: true,
             topic_star: true,
+            docs_headings: false,
         }
     }
 }
@@ -187,7 +193,12 @@ impl RuleExtractor {
     /// document with no triples.
     pub fn extract(&self, passage: &Passage, headings: &[&str]) -> OpenIeDoc {
         let mut doc = DocBuilder::default();
-        let topic = title_phrase(&passage.title);
+        let topic = if self.opts.docs_headings {
+            let page = passage.title.split(" › ").next().unwrap_or_default();
+            docs_heading_phrases(page).into_iter().next()
+        } else {
+            title_phrase(&passage.title)
+        };
         if let Some(t) = &topic {
             doc.add_entity(t);
         }
@@ -198,15 +209,29 @@ impl RuleExtractor {
             if normalize_phrase(h).is_empty() {
                 continue;
             }
-            doc.add_entity(h);
-            if let Some(p) = &parent {
-                doc.add_triple(p, SECTION_RELATION, h);
+            let nodes = if self.opts.docs_headings {
+                docs_heading_phrases(h)
+            } else {
+                vec![h.to_string()]
+            };
+            for n in &nodes {
+                doc.add_entity(n);
+                if let Some(p) = &parent {
+                    doc.add_triple(p, SECTION_RELATION, n);
+                }
             }
+            // Inner phrases hang off the heading's first phrase node, or the parent when the
+            // heading gives none (a question).
+            let anchor = nodes.first().cloned().or_else(|| parent.clone());
             for span in self.sentence_phrases(h) {
                 doc.add_entity(&span.text);
-                doc.add_triple(h, GENERIC_RELATION, &span.text);
+                if let Some(a) = &anchor {
+                    doc.add_triple(a, GENERIC_RELATION, &span.text);
+                }
             }
-            parent = Some(h.to_string());
+            if let Some(first) = nodes.into_iter().next() {
+                parent = Some(first);
+            }
         }
         let mut topic = topic;
         for (_, sentence) in sentences(&passage.text) {
@@ -640,6 +665,60 @@ fn ends_with_abbreviation(s: &str) -> bool {
     ABBREVIATIONS.contains(&last)
 }
 
+/// Longest documentation heading kept whole as a phrase node, in words; longer ones give only
+/// their inner phrases.
+pub const MAX_DOCS_HEADING_WORDS: usize = 6;
+
+/// The phrase nodes of a documentation heading (`RuleOptions::docs_headings`), in order:
+/// - a leading section number goes (`7.2.2. Saving structured data with json` → `Saving
+///   structured data with json`);
+/// - Sphinx's `name — description` titles split at the dash into both parts (`json — JSON
+///   encoder and decoder` → `json`, `JSON encoder and decoder`), so the module or API name is a
+///   node of its own; `PEP 389: Argparse …` splits at the colon the same way;
+/// - a question (`How do I …?`, or one starting with how, what, why, when, where, which, who,
+///   can, is, are, do, does, should) is no node: its stem would seed every "how do I" query;
+/// - a part longer than [`MAX_DOCS_HEADING_WORDS`] words is no node either (whole heading paths
+///   and long titles made mega-phrases nothing links to).
+///
+/// The heading's inner phrases (identifiers, names, noun phrases) are found by the sentence
+/// rules whatever this returns.
+pub fn docs_heading_phrases(heading: &str) -> Vec<String> {
+    const QUESTION_WORDS: &[&str] = &[
+        "how", "what", "why", "when", "where", "which", "who", "can", "is", "are", "do", "does",
+        "should",
+    ];
+    let h = heading.trim();
+    // A leading section number: "7.2.2. ", "1. ", "A.1 ".
+    let h = match h.split_once(' ') {
+        Some((first, rest))
+            if first.chars().any(|c| c.is_ascii_digit())
+                && first
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c.is_ascii_uppercase())
+                && first.len() <= 12 =>
+        {
+            rest.trim_start()
+        }
+        _ => h,
+    };
+    h.split([' ', '\u{a0}'])
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(": ", " — ")
+        .split(" — ")
+        .map(|part| collapse_ws(part.trim()))
+        .filter(|part| {
+            let words: Vec<&str> = part.unicode_words().collect();
+            let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+            !words.is_empty()
+                && words.len() <= MAX_DOCS_HEADING_WORDS
+                && !part.ends_with('?')
+                && !QUESTION_WORDS.contains(&first.as_str())
+                && !normalize_phrase(part).is_empty()
+        })
+        .collect()
+}
+
 /// The topic phrase of a title: trimmed, without a trailing parenthetical or a leading article.
 fn title_phrase(title: &str) -> Option<String> {
     let mut t = title.trim();
@@ -1007,5 +1086,80 @@ mod tests {
         for t in ex.extract(&q, &[]).extracted_triples {
             assert!(!normalize_phrase(&t[0]).is_empty() && !normalize_phrase(&t[2]).is_empty());
         }
+    }
+
+    /// Headings of Python 3.11's HTML docs (python3.11-doc): library/json.html,
+    /// tutorial/inputoutput.html, faq/library.html, whatsnew/3.2.html.
+    #[test]
+    fn docs_headings_give_names_not_questions_or_numbers() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "json — JSON encoder and decoder",
+                &["json", "JSON encoder and decoder"],
+            ),
+            (
+                "os.path — Common pathname manipulations",
+                &["os.path", "Common pathname manipulations"],
+            ),
+            (
+                "7.2.2. Saving structured data with json",
+                &["Saving structured data with json"],
+            ),
+            ("7. Input and Output", &["Input and Output"]),
+            (
+                "How do I find a module or application to perform task X?",
+                &[],
+            ),
+            (
+                "Where is the math.py (socket.py, regex.py, etc.) source file?",
+                &[],
+            ),
+            ("Is there a curses/termcap package for Python?", &[]),
+            (
+                "PEP 389: Argparse Command Line Parsing Module",
+                &["PEP 389", "Argparse Command Line Parsing Module"],
+            ),
+            (
+                "PEP 391:  Dictionary Based Configuration for Logging",
+                &["PEP 391", "Dictionary Based Configuration for Logging"],
+            ),
+            (
+                "What\u{2019}s New In Python 3.2",
+                &["What\u{2019}s New In Python 3.2"],
+            ),
+        ];
+        for (h, want) in cases {
+            assert_eq!(docs_heading_phrases(h), *want, "{h}");
+        }
+    }
+
+    /// A passage of library/json.html as `hipporag site` reads it: the topic is the module's
+    /// name, not the heading path, and no node spells the whole path.
+    #[test]
+    fn a_docs_passage_topic_is_the_page_name() {
+        let ex = RuleExtractor::new(RuleOptions {
+            docs_headings: true,
+            ..Default::default()
+        });
+        let p = Passage::new(
+            "json — JSON encoder and decoder › Command Line Interface › Command line options",
+            "infile\nThe JSON file to be validated or pretty-printed: python -m json.tool mp_films.json",
+        );
+        let doc = ex.extract(&p, &["Command Line Interface", "Command line options"]);
+        let e = &doc.extracted_entities;
+        assert_eq!(e[0], "json", "{e:?}");
+        assert!(
+            e.iter().all(|x| !x.contains('›') && !x.contains(" — ")),
+            "{e:?}"
+        );
+        assert!(e.contains(&"json.tool".to_string()), "{e:?}");
+        assert!(e.contains(&"Command Line Interface".to_string()), "{e:?}");
+        assert!(
+            doc.extracted_triples
+                .iter()
+                .any(|t| t == &["json", SECTION_RELATION, "Command Line Interface"]),
+            "{:?}",
+            doc.extracted_triples
+        );
     }
 }

@@ -22,7 +22,7 @@ use hipporag_wasm::encoder::{Encoder, EncoderInfo};
 const EXTRACTOR: &str = "rules";
 /// Recorded in the OpenIE cache's `prompts` field; bump when the extraction output changes, so
 /// cached entries are not reused.
-const OPENIE_CACHE_VERSION: &str = "site-rules-v1";
+const OPENIE_CACHE_VERSION: &str = "site-rules-v2";
 
 /// The cache key of a passage's extraction: SHA-256 over the cache version, title, text and
 /// heading path (each length-prefixed).
@@ -48,7 +48,11 @@ fn openie_key(p: &SitePassage) -> String {
 /// [`Error::Io`] when the cache cannot be read or appended to.
 pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDoc>, usize)> {
     let (mut cache, loaded) = Cache::open(path, EXTRACTOR, OPENIE_CACHE_VERSION)?;
-    let ex = RuleExtractor::new(RuleOptions::default());
+    // Docs headings: page names as topics, no question or heading-path nodes.
+    let ex = RuleExtractor::new(RuleOptions {
+        docs_headings: true,
+        ..Default::default()
+    });
     let mut reused = 0;
     let mut docs = Vec::with_capacity(site.len());
     for (i, p) in site.iter().enumerate() {

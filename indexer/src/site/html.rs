@@ -163,7 +163,9 @@ impl Walker {
                 Node::Text(t) => self.line.push_str(t),
                 Node::Element(e) => {
                     let name = e.name();
-                    if SKIP.contains(&name) || e.attr("data-hipporag-ignore").is_some() {
+                    let permalink = name == "a" && e.classes().any(|c| c == "headerlink");
+                    if SKIP.contains(&name) || e.attr("data-hipporag-ignore").is_some() || permalink
+                    {
                         continue;
                     }
                     let child = ElementRef::wrap(child).expect("an element node");
@@ -322,5 +324,23 @@ mod tests {
         assert_eq!(m.sections[1].anchor.as_deref(), Some("second-part"));
         assert_eq!(m.sections[1].headings, vec!["Title", "Second Part!"]);
         assert_eq!(m.sections[1].text, "a\nb");
+    }
+
+    /// Python 3.11's library/json.html (python3.11-doc): a definition's permalink sits in a
+    /// `<dt>`, not a heading, and its "¶" must not reach the passage text.
+    #[test]
+    fn sphinx_definition_permalinks_are_left_out() {
+        let html = r##"<html><body><div role="main"><section id="command-line-options">
+<h3>Command line options<a class="headerlink" href="#command-line-options" title="Permalink to this heading">¶</a></h3>
+<dl class="std option">
+<dt class="sig sig-object std" id="cmdoption-json.tool-arg-infile">
+<span id="cmdoption-json-tool-arg-infile"></span><span class="sig-name descname"><span class="pre">infile</span></span><span class="sig-prename descclassname"></span><a class="headerlink" href="#cmdoption-json.tool-arg-infile" title="Permalink to this definition">¶</a></dt>
+<dd><p>The JSON file to be validated or pretty-printed:</p></dd></dl></section></div></body></html>"##;
+        let p = extract_html(html);
+        assert_eq!(p.sections.len(), 1);
+        assert_eq!(
+            p.sections[0].text,
+            "infile\nThe JSON file to be validated or pretty-printed:"
+        );
     }
 }

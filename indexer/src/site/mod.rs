@@ -61,6 +61,25 @@ pub const UI_FILES: &[&str] = &[
     "hipporag-encoders.js",
 ];
 
+/// The query encoder's module files, copied from the MiniLM wasm package (`pkg/minilm/`) into
+/// `minilm/` for a semantic-tier site (the names `www/site/hipporag-encoders.js` loads).
+pub const MINILM_PKG_FILES: &[&str] = &["hipporag_minilm.js", "hipporag_minilm_bg.wasm"];
+/// The model files copied from the model directory into `models/all-MiniLM-L6-v2/`.
+pub const MINILM_MODEL_FILES: &[&str] = &["model.safetensors", "tokenizer.json", "config.json"];
+
+/// Where a semantic-tier site's query encoder comes from (`hipporag site --encoder minilm`):
+/// the page loads it after its first results ([`MINILM_PKG_FILES`], [`MINILM_MODEL_FILES`]).
+#[derive(Debug, Clone)]
+pub struct QueryEncoderFiles {
+    /// The MiniLM wasm package directory (`pkg/minilm/`, `./build.sh build`).
+    pub pkg: PathBuf,
+    /// The all-MiniLM-L6-v2 model directory.
+    pub model: PathBuf,
+    /// Ship `model.safetensors` with int8 weights (`hipporag_minilm::int8`: 23 MB instead of
+    /// 91 MB; needs the `minilm` feature) rather than as it is (f32).
+    pub int8_weights: bool,
+}
+
 /// Options of [`build_site`].
 #[derive(Debug, Clone)]
 pub struct SiteOptions {
@@ -72,6 +91,9 @@ pub struct SiteOptions {
     pub build: BuildOptions,
     /// Shell globs over site-relative paths (`genindex*.html`, `api/**`) of pages to leave out.
     pub exclude: Vec<String>,
+    /// The query encoder to ship when the index's encoder is a model (None for the built-in
+    /// `hashed-ngram-v1`, which hipporag.js runs).
+    pub query_encoder: Option<QueryEncoderFiles>,
 }
 
 /// What a build did (printed by the CLI; the figures of the note).
@@ -246,6 +268,30 @@ pub fn build_site(
             ));
         }
     }
+    if let Some(q) = &opts.query_encoder {
+        let files = MINILM_PKG_FILES
+            .iter()
+            .map(|f| {
+                (
+                    q.pkg.join(f),
+                    "build the MiniLM wasm package with ./build.sh build",
+                )
+            })
+            .chain(MINILM_MODEL_FILES.iter().map(|f| {
+                (
+                    q.model.join(f),
+                    "fetch the model with ./build.sh model, or pass --model",
+                )
+            }));
+        for (p, how) in files {
+            if !p.is_file() {
+                return Err(Error::io(
+                    &p,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, format!("missing: {how}")),
+                ));
+            }
+        }
+    }
     let (page_count, site) = read_site(dir, &opts.exclude)?;
     if site.is_empty() {
         return Err(Error::InvalidRequest(format!(
@@ -291,6 +337,21 @@ pub fn build_site(
     Ok(report)
 }
 
+/// `model.safetensors` (read from `path`) with int8 weights.
+#[cfg(feature = "minilm")]
+fn int8_weights(path: &Path, f32_bytes: &[u8]) -> Result<Vec<u8>> {
+    hipporag_minilm::int8::quantize(f32_bytes)
+        .map_err(|e| Error::InvalidRequest(format!("{}: {e}", path.display())))
+}
+
+#[cfg(not(feature = "minilm"))]
+fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
+    Err(Error::InvalidRequest(format!(
+        "{}: int8 model weights need the `minilm` feature",
+        path.display()
+    )))
+}
+
 /// The site's hybrid-mode phrase weight, written to `hipporag-entry.json` (`search`) and used by
 /// the page's `search()`: on Python's docs (CoNaLa `dev` split) every positive phrase weight
 /// lowered page recall@10 below BM25's (0.05: 0.467, 0.3: 0.410 against 0.480 at 0), because the
@@ -328,6 +389,26 @@ fn write_output(
         let src = opts.ui.join(f);
         let b = std::fs::read(&src).map_err(|e| Error::io(&src, e))?;
         write(f, &b)?;
+    }
+    if let Some(q) = &opts.query_encoder {
+        for (sub, from, files) in [
+            ("minilm", &q.pkg, MINILM_PKG_FILES),
+            ("models/all-MiniLM-L6-v2", &q.model, MINILM_MODEL_FILES),
+        ] {
+            let d = tmp.path().join(sub);
+            std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+            for f in files {
+                let src = from.join(f);
+                let dst = d.join(f);
+                if *f == "model.safetensors" && q.int8_weights {
+                    let b = std::fs::read(&src).map_err(|e| Error::io(&src, e))?;
+                    let b = int8_weights(&src, &b)?;
+                    std::fs::write(&dst, b).map_err(|e| Error::io(&dst, e))?;
+                } else {
+                    std::fs::copy(&src, &dst).map_err(|e| Error::io(&src, e))?;
+                }
+            }
+        }
     }
     let entry = serde_json::json!({
         "index": index_file,
