@@ -661,11 +661,9 @@ impl Retriever {
         if let (Some(d), true) = (&dense, dense_in_rrf) {
             signals.push((d, DENSE_RRF_WEIGHT));
         }
-        let passage_share = if signals.len() > 1 {
-            page_rrf(&signals, &self.index.pages, RRF_K, RRF_DEPTH)
-        } else {
-            lexical.clone()
-        };
+        let fused =
+            (signals.len() > 1).then(|| page_rrf(&signals, &self.index.pages, RRF_K, RRF_DEPTH));
+        let passage_share = fused.unwrap_or(lexical);
         let phrase_mass: f64 = seeds.iter().map(|s| s.weight).sum();
         let passage_mass: f64 = passage_share.iter().sum();
         let passage_signal = passage_mass > 0.0;

@@ -56,11 +56,7 @@ pub fn quantize(f32_safetensors: &[u8]) -> Result<Vec<u8>> {
             owned.push((name, t.dtype(), t.shape().to_vec(), t.data().to_vec()));
             continue;
         }
-        let values: Vec<f32> = t
-            .data()
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let values = f32s(t.data());
         let shape = t.shape().to_vec();
         if shape.len() < 2 || values.is_empty() {
             owned.push((name, Dtype::F32, shape, t.data().to_vec()));
