@@ -192,6 +192,19 @@ impl RuleExtractor {
     /// and `passage == title + "\n" + text`. Never fails: a passage without any phrase gives a
     /// document with no triples.
     pub fn extract(&self, passage: &Passage, headings: &[&str]) -> OpenIeDoc {
+        self.extract_with_code(passage, headings, &[])
+    }
+
+    /// [`RuleExtractor::extract`] for a passage some of whose lines are code (`code_lines`:
+    /// indices of `passage.text`'s lines, ascending; `hipporag site` takes them from `<pre>`).
+    /// A code line gives only the identifiers of [`code_block_identifiers`], each related to
+    /// the topic, instead of the prose rules.
+    pub fn extract_with_code(
+        &self,
+        passage: &Passage,
+        headings: &[&str],
+        code_lines: &[usize],
+    ) -> OpenIeDoc {
         let mut doc = DocBuilder::default();
         let topic = if self.opts.docs_headings {
             let page = passage.title.split(" › ").next().unwrap_or_default();
@@ -234,40 +247,24 @@ impl RuleExtractor {
             }
         }
         let mut topic = topic;
-        for (_, sentence) in sentences(&passage.text) {
-            let spans = self.sentence_phrases(sentence);
-            if spans.is_empty() {
+        for (k, line) in passage.text.lines().enumerate() {
+            if code_lines.binary_search(&k).is_ok() {
+                // A code line: its identifiers, each related to the topic only (neighbouring
+                // tokens of code are no relation).
+                for ident in code_block_identifiers(line) {
+                    doc.add_entity(&ident);
+                    match &topic {
+                        Some(t) if self.opts.topic_star => {
+                            doc.add_triple(t, GENERIC_RELATION, &ident);
+                        }
+                        Some(_) => {}
+                        None => topic = Some(ident),
+                    }
+                }
                 continue;
             }
-            if topic.is_none() {
-                topic = Some(spans[0].text.clone());
-            }
-            let topic = topic.as_deref().expect("set above");
-            let topic_key = normalize_phrase(topic);
-            let topic_pos = spans
-                .iter()
-                .position(|s| normalize_phrase(&s.text) == topic_key);
-            let pronoun_start = pronoun_before(sentence, spans[0].start);
-            for (i, s) in spans.iter().enumerate() {
-                doc.add_entity(&s.text);
-                // Consecutive phrases of the sentence.
-                if i > 0 && self.opts.sentence_pairs {
-                    let a = &spans[i - 1];
-                    let rel = self.relation(&sentence[a.end..s.start]);
-                    doc.add_triple(&a.text, &rel, &s.text);
-                }
-                if !self.opts.topic_star {
-                    continue;
-                }
-                // The topic, explicit in the sentence or implicit.
-                let rel = match topic_pos {
-                    Some(t) if t < i => self.relation(&sentence[spans[t].end..s.start]),
-                    None if pronoun_start.is_some() && i == 0 => {
-                        self.relation(&sentence[pronoun_start.unwrap_or(0)..s.start])
-                    }
-                    _ => GENERIC_RELATION.to_string(),
-                };
-                doc.add_triple(topic, &rel, &s.text);
+            for (_, sentence) in sentences(line) {
+                self.add_sentence(&mut doc, &mut topic, sentence);
             }
         }
         OpenIeDoc {
@@ -275,6 +272,42 @@ impl RuleExtractor {
             passage: passage.indexed_text(),
             extracted_entities: doc.entities,
             extracted_triples: doc.triples,
+        }
+    }
+
+    /// Phrases and triples of one prose sentence (the module docs' rules); the first phrase
+    /// becomes the topic when there is none yet.
+    fn add_sentence(&self, doc: &mut DocBuilder, topic: &mut Option<String>, sentence: &str) {
+        let spans = self.sentence_phrases(sentence);
+        if spans.is_empty() {
+            return;
+        }
+        let topic = topic.get_or_insert_with(|| spans[0].text.clone()).as_str();
+        let topic_key = normalize_phrase(topic);
+        let topic_pos = spans
+            .iter()
+            .position(|s| normalize_phrase(&s.text) == topic_key);
+        let pronoun_start = pronoun_before(sentence, spans[0].start);
+        for (i, s) in spans.iter().enumerate() {
+            doc.add_entity(&s.text);
+            // Consecutive phrases of the sentence.
+            if i > 0 && self.opts.sentence_pairs {
+                let a = &spans[i - 1];
+                let rel = self.relation(&sentence[a.end..s.start]);
+                doc.add_triple(&a.text, &rel, &s.text);
+            }
+            if !self.opts.topic_star {
+                continue;
+            }
+            // The topic, explicit in the sentence or implicit.
+            let rel = match topic_pos {
+                Some(t) if t < i => self.relation(&sentence[spans[t].end..s.start]),
+                None if pronoun_start.is_some() && i == 0 => {
+                    self.relation(&sentence[pronoun_start.unwrap_or(0)..s.start])
+                }
+                _ => GENERIC_RELATION.to_string(),
+            };
+            doc.add_triple(topic, &rel, &s.text);
         }
     }
 
@@ -877,6 +910,125 @@ fn code_identifiers(s: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The identifiers of one line of a code block (`hipporag site`: a `<pre>` line), in order,
+/// without repeats: what a docs question about the code can name.
+///
+/// A doctest or shell prompt (`>>> `, `... `, `$ `) is skipped, and so are string literals and
+/// `#` comments. Kept: dotted names (`os.path.join`, `json.dumps`; not `self.…`/`cls.…`),
+/// names called (`sorted(`, at least three characters, not a keyword), names defined (`def`,
+/// `class`), modules imported (`import a, b`, `from a import b`) and keyword arguments
+/// (`sort_keys=` inside a call's parentheses). Other words (variables,
+/// literals, keywords) are left out: a code block's prose-shaped words are no phrases.
+pub fn code_block_identifiers(line: &str) -> Vec<String> {
+    const KEYWORDS: &[&str] = &[
+        "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+        "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+        "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
+        "yield", "True", "False", "None",
+    ];
+    let mut line = line.trim_start();
+    for prompt in [">>> ", "... ", "$ "] {
+        if let Some(rest) = line.strip_prefix(prompt) {
+            line = rest;
+            break;
+        }
+    }
+    let cs: Vec<(usize, char)> = line.char_indices().collect();
+    let is_start = |c: char| c.is_alphabetic() || c == '_';
+    let is_part = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out: Vec<String> = Vec::new();
+    let keep = |ident: &str, out: &mut Vec<String>| {
+        if ident.chars().count() <= 60 && !out.iter().any(|o| o == ident) {
+            out.push(ident.to_string());
+        }
+    };
+    // The keyword right before the current name, and whether an import statement is running.
+    let mut prev: Option<&str> = None;
+    let mut importing = false;
+    let mut first_name = true;
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < cs.len() {
+        let (at, c) = cs[i];
+        if c == '#' {
+            break;
+        }
+        if c == '\'' || c == '"' {
+            // A string literal: skip to the same quote, past escapes.
+            i += 1;
+            while i < cs.len() && cs[i].1 != c {
+                i += if cs[i].1 == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            prev = None;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            // A number (with its fraction or suffix), not a name.
+            while i < cs.len() && (is_part(cs[i].1) || cs[i].1 == '.') {
+                i += 1;
+            }
+            prev = None;
+            continue;
+        }
+        if !is_start(c) {
+            match c {
+                ';' => {
+                    importing = false;
+                    first_name = true;
+                }
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if !c.is_whitespace() && c != ',' && c != '(' {
+                prev = None;
+            }
+            i += 1;
+            continue;
+        }
+        // A name, dotted: part(.part)*.
+        let mut j = i;
+        loop {
+            while j < cs.len() && is_part(cs[j].1) {
+                j += 1;
+            }
+            if j + 1 < cs.len() && cs[j].1 == '.' && is_start(cs[j + 1].1) {
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        let end = cs.get(j).map_or(line.len(), |&(k, _)| k);
+        let name = &line[at..end];
+        let mut after = cs[j..]
+            .iter()
+            .map(|&(_, c)| c)
+            .filter(|c| !c.is_whitespace());
+        let (next, next2) = (after.next(), after.next());
+        i = j;
+        let statement_start = std::mem::replace(&mut first_name, false);
+        if KEYWORDS.contains(&name) {
+            if name == "import" || (name == "from" && statement_start) {
+                importing = true;
+            }
+            prev = Some(name);
+            continue;
+        }
+        let first = name.split('.').next().unwrap_or(name);
+        let defined = matches!(prev, Some("def" | "class"));
+        let imported = importing && prev != Some("as");
+        let dotted = name.contains('.') && first != "self" && first != "cls";
+        let called = next == Some('(') && name.chars().count() >= 3;
+        let keyword_argument = depth > 0 && next == Some('=') && next2 != Some('=');
+        if defined || imported || dotted || called || keyword_argument {
+            keep(name, &mut out);
+        }
+        prev = None;
+    }
+    out
+}
+
 fn looks_like_code(w: &str) -> bool {
     if w.chars().count() < 3
         || w.starts_with("http://")
@@ -1016,6 +1168,72 @@ mod tests {
             "{p:?}"
         );
         assert!(p.contains(&"Stanford"), "{p:?}");
+    }
+
+    /// Lines of the first code block of Python 3.11's library/json.html (python3.11-doc).
+    #[test]
+    fn code_block_lines_give_identifiers_only() {
+        let cases: &[(&str, &[&str])] = &[
+            (">>> import json", &["json"]),
+            (
+                ">>> json.dumps(['foo', {'bar': ('baz', None, 1.0, 2)}])",
+                &["json.dumps"],
+            ),
+            ("'[\"foo\", {\"bar\": [\"baz\", null, 1.0, 2]}]'", &[]),
+            (
+                ">>> print(json.dumps(\"\\\"foo\\bar\"))",
+                &["print", "json.dumps"],
+            ),
+            (
+                ">>> print(json.dumps({\"c\": 0, \"b\": 0, \"a\": 0}, sort_keys=True))",
+                &["print", "json.dumps", "sort_keys"],
+            ),
+            ("{\"a\": 0, \"b\": 0, \"c\": 0}", &[]),
+            (">>> from io import StringIO", &["io", "StringIO"]),
+            (">>> io = StringIO()", &["StringIO"]),
+            (">>> json.dump(['streaming API'], io)", &["json.dump"]),
+            (">>> io.getvalue()", &["io.getvalue"]),
+            // From library/os.path.html and tutorial/classes.html.
+            ("def scope_test():", &["scope_test"]),
+            ("        self.data = []  # a list.append(x) comment", &[]),
+            ("class MyClass:", &["MyClass"]),
+            ("import os, sys as system", &["os", "sys"]),
+            (
+                "if x == 1 and len(s) > 2: raise ValueError from exc",
+                &["len"],
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(code_block_identifiers(line), *want, "{line}");
+        }
+    }
+
+    #[test]
+    fn code_lines_are_read_as_code_not_prose() {
+        let p = passage(
+            "json — JSON encoder and decoder › Basic Usage",
+            "Encoding basic Python object hierarchies:\n>>> import json\n>>> print(json.dumps({\"c\": 0}, sort_keys=True))\n{\"Make Sure\": 0}",
+        );
+        let ex = RuleExtractor::new(RuleOptions {
+            docs_headings: true,
+            ..Default::default()
+        });
+        let as_code = ex.extract_with_code(&p, &["Basic Usage"], &[1, 2, 3]);
+        let got = phrases(&as_code);
+        for want in ["json", "json.dumps", "sort_keys", "print"] {
+            assert!(got.contains(&want), "{want} missing from {got:?}");
+        }
+        // The string literal's capitalised words are no name when the line is code.
+        assert!(!got.contains(&"Make Sure"), "{got:?}");
+        let as_prose = ex.extract(&p, &["Basic Usage"]);
+        assert!(phrases(&as_prose).contains(&"Make Sure"));
+        // Every code identifier hangs off the page's topic.
+        assert!(
+            as_code
+                .extracted_triples
+                .iter()
+                .any(|t| t[0] == "json" && t[2] == "sort_keys")
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The site's caches in `DIR/.hipporag-cache/`: per-passage OpenIE output (the append-only
 //! JSON Lines cache of [`crate::openie::cache`], keyed by the SHA-256 of the passage's title,
-//! text and heading path) and embeddings (`vectors.<encoder>.bin`, keyed by the SHA-256 of the
+//! text, heading path and code lines) and embeddings (`vectors.<encoder>.bin`, keyed by the SHA-256 of the
 //! text, rewritten whole after each build with the texts the build encoded or reused).
 
 use std::collections::HashMap;
@@ -22,10 +22,10 @@ use hipporag_wasm::encoder::{Encoder, EncoderInfo};
 const EXTRACTOR: &str = "rules";
 /// Recorded in the OpenIE cache's `prompts` field; bump when the extraction output changes, so
 /// cached entries are not reused.
-const OPENIE_CACHE_VERSION: &str = "site-rules-v2";
+const OPENIE_CACHE_VERSION: &str = "site-rules-v3";
 
-/// The cache key of a passage's extraction: SHA-256 over the cache version, title, text and
-/// heading path (each length-prefixed).
+/// The cache key of a passage's extraction: SHA-256 over the cache version, title, text,
+/// heading path (each length-prefixed) and code line indices.
 fn openie_key(p: &SitePassage) -> String {
     let mut h = Sha256::new();
     h.update(OPENIE_CACHE_VERSION.as_bytes());
@@ -36,6 +36,10 @@ fn openie_key(p: &SitePassage) -> String {
     for s in &p.headings {
         h.update((s.len() as u64).to_le_bytes());
         h.update(s.as_bytes());
+    }
+    h.update((p.code_lines.len() as u64).to_le_bytes());
+    for &k in &p.code_lines {
+        h.update((k as u64).to_le_bytes());
     }
     hex(&h.finalize())
 }
@@ -69,7 +73,7 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
             }
             None => {
                 let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
-                let doc = ex.extract(&p.passage, &heads);
+                let doc = ex.extract_with_code(&p.passage, &heads, &p.code_lines);
                 cache.append(&CacheRecord {
                     hash: key,
                     model: EXTRACTOR.into(),

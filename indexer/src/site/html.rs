@@ -12,6 +12,10 @@
 //! element that has one (Sphinx and many generators wrap each section in `<section id=…>`),
 //! else a slug of the heading text. Its heading path is the chain of enclosing headings, page
 //! title first. Text before the first heading forms a section with no anchor.
+//!
+//! **Code blocks**: text inside `<pre>` keeps its line breaks (one line of section text per code
+//! line) and those lines are listed in [`Section::code_lines`], so that the rule extractor reads
+//! them as code, not prose.
 
 use scraper::{ElementRef, Html, Node, Selector};
 
@@ -22,8 +26,10 @@ pub struct Section {
     pub anchor: Option<String>,
     /// Enclosing headings, outermost first; the section's own heading last.
     pub headings: Vec<String>,
-    /// Text, one block element per line, whitespace collapsed.
+    /// Text, one block element per line (one line per line of a `<pre>`), whitespace collapsed.
     pub text: String,
+    /// Indices of `text`'s lines that came from a `<pre>` (code), ascending.
+    pub code_lines: Vec<usize>,
 }
 
 /// A page: its title and its sections in document order.
@@ -87,15 +93,40 @@ struct Walker {
     lines: Vec<String>,
     line: String,
     ids: Vec<String>,
+    /// `<pre>` elements the walk is inside.
+    pre_depth: usize,
+    /// The current line holds text from a `<pre>`.
+    line_is_code: bool,
+    /// Indices into `lines` of code lines.
+    code_lines: Vec<usize>,
 }
 
 impl Walker {
     fn end_line(&mut self) {
         let l = collapse(&self.line);
         if !l.is_empty() {
+            if self.line_is_code {
+                self.code_lines.push(self.lines.len());
+            }
             self.lines.push(l);
         }
         self.line.clear();
+        self.line_is_code = false;
+    }
+
+    /// Text of a node: inside `<pre>`, every line break ends a (code) line.
+    fn text(&mut self, t: &str) {
+        if self.pre_depth == 0 {
+            self.line.push_str(t);
+            return;
+        }
+        for (k, part) in t.split('\n').enumerate() {
+            if k > 0 {
+                self.end_line();
+            }
+            self.line.push_str(part);
+            self.line_is_code = true;
+        }
     }
 
     fn end_section(&mut self) {
@@ -111,9 +142,11 @@ impl Walker {
                 anchor: self.anchor.clone(),
                 headings,
                 text: self.lines.join("\n"),
+                code_lines: std::mem::take(&mut self.code_lines),
             });
         }
         self.lines.clear();
+        self.code_lines.clear();
     }
 
     fn heading(&mut self, el: ElementRef<'_>, level: u8) {
@@ -160,7 +193,7 @@ impl Walker {
     fn walk(&mut self, el: ElementRef<'_>) {
         for child in el.children() {
             match child.value() {
-                Node::Text(t) => self.line.push_str(t),
+                Node::Text(t) => self.text(t),
                 Node::Element(e) => {
                     let name = e.name();
                     let permalink = name == "a" && e.classes().any(|c| c == "headerlink");
@@ -185,7 +218,10 @@ impl Walker {
                     if let Some(id) = id {
                         self.ids.push(id.to_string());
                     }
+                    let pre = name == "pre";
+                    self.pre_depth += usize::from(pre);
                     self.walk(child);
+                    self.pre_depth -= usize::from(pre);
                     if id.is_some() {
                         self.ids.pop();
                     }
@@ -221,6 +257,9 @@ pub fn extract_html(html: &str) -> Page {
         lines: Vec::new(),
         line: String::new(),
         ids: Vec::new(),
+        pre_depth: 0,
+        line_is_code: false,
+        code_lines: Vec::new(),
     };
     // The page title is the first heading when there is one (it names the page's subject
     // without the site's suffix), else <title>.
@@ -324,6 +363,27 @@ mod tests {
         assert_eq!(m.sections[1].anchor.as_deref(), Some("second-part"));
         assert_eq!(m.sections[1].headings, vec!["Title", "Second Part!"]);
         assert_eq!(m.sections[1].text, "a\nb");
+    }
+
+    /// Python 3.11's library/json.html: a highlighted doctest block (spans inside `<pre>`).
+    #[test]
+    fn pre_lines_stay_lines_and_are_marked_as_code() {
+        let html = r##"<html><body><div role="main"><section id="module-json">
+<h1>json — JSON encoder and decoder</h1>
+<p>Encoding basic Python object hierarchies:</p>
+<div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="kn">import</span> <span class="nn">json</span>
+<span class="gp">&gt;&gt;&gt; </span><span class="n">json</span><span class="o">.</span><span class="n">dumps</span><span class="p">([</span><span class="s1">&#39;foo&#39;</span><span class="p">])</span>
+<span class="go">&#39;[&quot;foo&quot;]&#39;</span>
+</pre></div></div>
+<p>Compact encoding:</p></section></div></body></html>"##;
+        let p = extract_html(html);
+        assert_eq!(p.sections.len(), 1);
+        let s = &p.sections[0];
+        assert_eq!(
+            s.text,
+            "Encoding basic Python object hierarchies:\n>>> import json\n>>> json.dumps(['foo'])\n'[\"foo\"]'\nCompact encoding:"
+        );
+        assert_eq!(s.code_lines, vec![1, 2, 3]);
     }
 
     /// Python 3.11's library/json.html (python3.11-doc): a definition's permalink sits in a

@@ -129,6 +129,8 @@ pub struct SitePassage {
     pub passage: Passage,
     /// Heading path, outermost first.
     pub headings: Vec<String>,
+    /// Indices of the passage text's lines that are code (from a `<pre>`), ascending.
+    pub code_lines: Vec<usize>,
 }
 
 /// Pages of `dir` (`*.html`, `*.htm`, `*.md`), sorted by path; the output and cache directories
@@ -184,7 +186,9 @@ pub fn page_passages(page: &html::Page, url: &str) -> Vec<SitePassage> {
             None => url.to_string(),
         };
         let mut chunk = String::new();
-        let mut push = |chunk: &mut String| {
+        let mut lines = 0;
+        let mut code_lines = Vec::new();
+        let mut push = |chunk: &mut String, lines: &mut usize, code_lines: &mut Vec<usize>| {
             if !chunk.trim().is_empty() {
                 out.push(SitePassage {
                     passage: Passage {
@@ -193,21 +197,29 @@ pub fn page_passages(page: &html::Page, url: &str) -> Vec<SitePassage> {
                         url: Some(href.clone()),
                     },
                     headings: s.headings.clone(),
+                    code_lines: std::mem::take(code_lines),
                 });
             }
             chunk.clear();
+            code_lines.clear();
+            *lines = 0;
         };
-        for line in s.text.lines() {
+        let mut code = s.code_lines.iter().peekable();
+        for (k, line) in s.text.lines().enumerate() {
             if !chunk.is_empty() && chunk.chars().count() + line.chars().count() > MAX_PASSAGE_CHARS
             {
-                push(&mut chunk);
+                push(&mut chunk, &mut lines, &mut code_lines);
             }
             if !chunk.is_empty() {
                 chunk.push('\n');
             }
             chunk.push_str(line);
+            if code.next_if_eq(&&k).is_some() {
+                code_lines.push(lines);
+            }
+            lines += 1;
         }
-        push(&mut chunk);
+        push(&mut chunk, &mut lines, &mut code_lines);
     }
     out
 }
@@ -442,4 +454,49 @@ fn write_output(
         std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long section is cut at line boundaries; each passage's code lines are renumbered
+    /// from its own first line.
+    #[test]
+    fn long_sections_split_at_lines_keeping_code_lines() {
+        let prose = "p".repeat(900);
+        let code = "c".repeat(900);
+        let text = [
+            prose.as_str(),
+            code.as_str(),
+            prose.as_str(),
+            code.as_str(),
+            "x = 1",
+        ]
+        .join("\n");
+        let page = html::Page {
+            title: "T".into(),
+            sections: vec![html::Section {
+                anchor: Some("a".into()),
+                headings: vec!["T".into(), "S".into()],
+                text,
+                code_lines: vec![1, 3, 4],
+            }],
+        };
+        let ps = page_passages(&page, "/t.html");
+        let got: Vec<(usize, Vec<usize>)> = ps
+            .iter()
+            .map(|p| (p.passage.text.lines().count(), p.code_lines.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(1, vec![]), (1, vec![0]), (1, vec![]), (2, vec![0, 1])]
+        );
+        assert!(
+            ps.iter()
+                .all(|p| p.passage.text.chars().count() <= MAX_PASSAGE_CHARS)
+        );
+        assert_eq!(ps[0].passage.url.as_deref(), Some("/t.html#a"));
+        assert_eq!(ps[0].passage.title, "T › S");
+    }
 }
