@@ -79,7 +79,9 @@ pub fn top_phrases(index: &Index, ppr: &[f64], k: usize) -> Vec<PhraseScore> {
         .collect()
 }
 
-/// The at most `k` phrases that contributed most to passage `j`'s score.
+/// The at most `k` phrases that contributed most to passage `j`'s score: its phrases (row `j` of
+/// `Pᵀ`) by occurrence count × PPR probability, best first. A phrase whose probability is 0
+/// contributed nothing and is left out (with damping 0 no phrase has any: the list is empty).
 pub fn contributions(index: &Index, j: usize, ppr: &[f64], k: usize) -> Vec<Contribution> {
     let Some(row) = index.passage_phrases.outer_view(j) else {
         return Vec::new();
@@ -93,6 +95,7 @@ pub fn contributions(index: &Index, j: usize, ppr: &[f64], k: usize) -> Vec<Cont
             ppr: ppr[i],
             score: f64::from(count) * ppr[i],
         })
+        .filter(|c| c.score > 0.0)
         .collect();
     c.sort_by(|a, b| {
         b.score

@@ -92,15 +92,16 @@ export class HippoRAG {
    * `useEncoder: false` ranks without calling `encode()`: no query embedding and no phrase
    * seeds, so only `bm25` and `hybrid` (its BM25 and static word-embedding scores) can answer.
    * A site whose model-backed encoder is still loading shows these results first.
-   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense"|"bm25"|"hybrid", entities?: string[], linkingTopK?: number, phraseWeight?: number, useEncoder?: boolean}} [opts]
+   * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense"|"bm25"|"hybrid", entities?: string[], linkingTopK?: number, phraseWeight?: number, damping?: number, useEncoder?: boolean}} [opts]
    * @returns {Promise<import("./hipporag_wasm.js").RetrieveResult & {entities: string[], timings: object}>}
    */
-  async search(question, { topK = 5, mode, entities, linkingTopK = 5, phraseWeight, useEncoder = true } = {}) {
+  async search(question, { topK = 5, mode, entities, linkingTopK = 5, phraseWeight, damping, useEncoder = true } = {}) {
+    const ppr = damping !== undefined ? { damping } : {};
     const t0 = performance.now();
     if (!useEncoder) {
       if (mode !== "bm25" && mode !== "hybrid")
         throw new Error(`search: useEncoder: false needs mode "bm25" or "hybrid" (got ${mode ?? "the default"})`);
-      const result = this.retriever.retrieve({ question, topK, mode, phraseWeight: 0 });
+      const result = this.retriever.retrieve({ question, topK, mode, phraseWeight: 0, ...ppr });
       result.entities = [];
       result.timings = { entitiesMs: 0, encodeMs: 0, retrieveMs: performance.now() - t0 };
       return result;
@@ -136,6 +137,7 @@ export class HippoRAG {
       ...(mode ? { mode } : {}),
       ...(factIds ? { factIds } : {}),
       ...(phraseWeight !== undefined ? { phraseWeight } : {}),
+      ...ppr,
     });
     const t3 = performance.now();
     result.entities = ents;

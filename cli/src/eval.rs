@@ -46,6 +46,11 @@ pub(crate) struct EvalArgs {
     /// reciprocal-rank fusion by page (0 = BM25 alone).
     #[arg(long, default_value_t = HYBRID_STATIC_WEIGHT)]
     pub(crate) static_weight: f64,
+    /// PPR damping factor of every graph mode (HippoRAG: 0.5). 0 ranks passages by the reset
+    /// vector alone, as a site's pages do in hybrid mode (hipporag-entry.json's
+    /// `search.damping`); hipporag1's rows are then meaningless.
+    #[arg(long, default_value_t = 0.5)]
+    pub(crate) damping: f64,
 }
 
 pub(crate) fn run(a: EvalArgs) -> Result<()> {
@@ -86,6 +91,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
             phrase_weight: a.phrase_weight,
             dense_weight: a.dense_weight,
             static_weight: a.static_weight,
+            damping: a.damping,
             ..Default::default()
         },
         pages,

@@ -31,6 +31,10 @@ pub(crate) struct QueryArgs {
     /// hipporag-entry.json's `search.phraseWeight`).
     #[arg(long, default_value_t = HYBRID_PHRASE_WEIGHT)]
     pub(crate) phrase_weight: f64,
+    /// PPR damping factor (HippoRAG: 0.5; a site's pages use 0 in hybrid mode, its
+    /// hipporag-entry.json's `search.damping`: passages ranked by the reset vector).
+    #[arg(long, default_value_t = 0.5)]
+    pub(crate) damping: f64,
     /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
@@ -49,6 +53,7 @@ pub(crate) fn run(a: QueryArgs) -> Result<()> {
             top_k: a.top_k,
             mode: a.mode,
             phrase_weight: a.phrase_weight,
+            damping: a.damping,
             ..Default::default()
         },
     )?;

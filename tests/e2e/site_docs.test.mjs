@@ -5,6 +5,7 @@
 // two pages (a tutorial or HOWTO page and a reference page) in the default UI in headless
 // Chromium: both pages must be among the results. It also drives the JS API (init, search,
 // result.data(), debouncedSearch) and writes the figures to tests/e2e/out/site_figures.json.
+// A second page gets the modal form in its header and is driven by keyboard only.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -51,6 +52,17 @@ const env = servedSite({
       page,
       html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'),
     );
+    // A theme with room only for a header box: Sphinx's quick-search form becomes the modal.
+    const json = join(dir, "library", "json.html");
+    const form = /<form class="inline-search"[\s\S]*?<\/form>/;
+    const jsonHtml = readFileSync(json, "utf8");
+    assert.match(jsonHtml, form, "library/json.html has Sphinx's quick-search form");
+    writeFileSync(
+      json,
+      jsonHtml
+        .replace(form, '<div data-hipporag-search="modal"></div>')
+        .replace("</body>", '<script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'),
+    );
   },
 });
 
@@ -83,9 +95,11 @@ test("Python's docs: questions spanning two pages return both, from the default 
   }
   // The explanation toggle.
   await page.locator("#hipporag-search details.hipporag-why summary").click();
-  // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page), no phrase seeds on a docs site (README, "Hybrid ranking").
+  // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page), no phrase
+  // seeds and no graph walk on a docs site (README, "Hybrid ranking").
   const explained = await page.locator("#hipporag-search .hipporag-explain").innerText();
-  assert.match(explained, /Ranking: BM25 over the passages, fused by page with static word-embedding scores.*personalized PageRank/);
+  assert.match(explained, /Ranking: BM25 over the passages, fused by page with static word-embedding scores/);
+  assert.doesNotMatch(explained, /personalized PageRank/);
   assert.doesNotMatch(explained, /Seed phrases/);
   await page.screenshot({ path: join(outDir, "site_docs.png"), fullPage: false });
   // A result link leads to the passage's section.
@@ -107,13 +121,17 @@ test("Python's docs: questions spanning two pages return both, from the default 
         }
       const s = await h.search(qs[0]);
       const d = await s.results[0].data();
+      // Another mode runs with HippoRAG's own damping, not the site's hybrid defaults.
+      const other = await h.search(qs[0], { mode: "hipporag1" });
       const [superseded, latest] = await Promise.all([h.debouncedSearch(qs[1], {}, 50), h.debouncedSearch(qs[2], {}, 50)]);
-      return { times, first: d, superseded, latestCount: latest?.results.length };
+      return { times, first: d, superseded, latestCount: latest?.results.length, damping: [s.damping, other.damping], otherMode: other.mode };
     },
     QUESTIONS.map((x) => x.q),
   );
   assert.ok(api.first.url && api.first.title && api.first.excerpt.length > 0 && Array.isArray(api.first.contributions));
   assert.equal(api.superseded, null, "a superseded debounced search resolves to null");
+  assert.deepEqual(api.damping, [0, 0.5], "the site's hybrid search runs without the walk, hipporag1 with it");
+  assert.equal(api.otherMode, "hipporag1");
   assert.ok(api.latestCount > 0);
   assert.deepEqual(errors, []);
   assert.ok(
@@ -142,5 +160,45 @@ test("Python's docs: questions spanning two pages return both, from the default 
       `index ${(figures.indexBytes / 1e6).toFixed(1)} MB (${(figures.indexBytesGzip / 1e6).toFixed(1)} MB gzipped), wasm ${(figures.wasmBytesGzip / 1e3).toFixed(0)} kB gzipped; ` +
       `first search (cold, index load included) ${figures.firstSearchMs.toFixed(0)} ms after navigation; median query ${figures.medianQueryMs.toFixed(1)} ms`,
   );
+  await context.close();
+});
+
+test("Python's docs: the modal opens with / and Ctrl-K, is keyboard navigable and closes with Esc", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1300, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${env.server.origin}/library/json.html`);
+  const trigger = page.locator(".related button.hipporag-trigger").first();
+  await trigger.waitFor();
+  const dialog = page.locator("dialog.hipporag-dialog");
+  assert.equal(await dialog.evaluate((d) => d.open), false);
+  await page.locator("body").press("/");
+  assert.equal(await dialog.evaluate((d) => d.open), true, "/ opens the dialog");
+  const input = dialog.locator("input.hipporag-input");
+  assert.equal(await input.evaluate((el) => el === document.activeElement), true, "the input has focus");
+  await page.keyboard.type("How do I pretty-print JSON with indentation?");
+  await page.waitForSelector('dialog.hipporag-dialog .hipporag[data-searches="1"]', { timeout: 120000 });
+  const urls = await dialog.locator("li.hipporag-result").evaluateAll((els) => els.map((e) => e.dataset.url));
+  assert.ok(urls.length >= 3, `results: ${urls}`);
+  assert.ok(urls.some((u) => u.includes("/library/json.html")), `json.html among ${urls}`);
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute("href") ?? document.activeElement?.tagName);
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await focused(), urls[0], "↓ from the input: the first result");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await focused(), urls[1], "↓ again: the second");
+  await page.screenshot({ path: join(outDir, "site_modal.png") });
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await focused(), "INPUT", "↑ from the first result: back to the input");
+  await page.keyboard.press("Escape");
+  assert.equal(await dialog.evaluate((d) => d.open), false, "Esc closes it");
+  assert.equal(await trigger.evaluate((b) => b === document.activeElement), true, "focus returns to the button");
+  await page.keyboard.press("Control+k");
+  assert.equal(await dialog.evaluate((d) => d.open), true, "Ctrl-K opens it again");
+  // Enter on a focused result follows its link.
+  await page.keyboard.press("ArrowDown");
+  await Promise.all([page.waitForURL((u) => u.href === new URL(urls[0], env.server.origin).href), page.keyboard.press("Enter")]);
+  assert.deepEqual(errors, []);
   await context.close();
 });

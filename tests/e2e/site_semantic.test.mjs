@@ -71,6 +71,8 @@ function nativePages(q) {
         "hybrid",
         "--phrase-weight",
         "0",
+        "--damping",
+        "0",
         "--top-k",
         "64",
         "--json",

@@ -7,9 +7,9 @@
 //   const first = await s.results[0].data();
 
 /**
- * The retrieval method: `hybrid` (the site's default: BM25 fused with static word-embedding
- * scores, and with the query embedding on a semantic-tier site, spread by personalized
- * PageRank), HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the BM25
+ * The retrieval method: `hybrid` (the site's default: BM25 fused by page with static
+ * word-embedding scores, and with the query embedding on a semantic-tier site; `hipporag site`
+ * sets its damping factor to 0, so no graph walk), HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the BM25
  * and dense baselines.
  */
 export type SearchMode = "hybrid" | "hipporag1" | "hipporag2" | "bm25" | "dense";
@@ -94,6 +94,12 @@ export interface Search {
   mode: SearchMode;
   /** Why the search fell back to the dense ranking, or null. */
   fallback: string | null;
+  /**
+   * The personalized PageRank damping factor the ranking used: 0 for the site's default hybrid
+   * search (passages ranked by the fused reset vector, no graph walk), 0.5 (HippoRAG's) for
+   * another `mode`.
+   */
+  damping: number;
   explanation: Explanation;
   /** Milliseconds per step, measured in the page. */
   timings: { entitiesMs: number; encodeMs: number; retrieveMs: number };

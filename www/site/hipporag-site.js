@@ -17,7 +17,7 @@ const here = new URL("./", import.meta.url);
 let ready = null;
 let baseUrl = "/";
 let seq = 0;
-/** Search options from hipporag-entry.json's `search` (mode, phraseWeight). */
+/** Search options from hipporag-entry.json's `search` (mode, phraseWeight, damping). */
 let defaults = {};
 /**
  * The semantic tier (`hipporag site --encoder minilm`): the query encoder's model, fetched
@@ -94,12 +94,12 @@ function excerpt(text) {
  */
 export async function search(query, { topK = 8, mode } = {}) {
   const rag = await init();
-  // The entry's defaults (`hipporag site` writes {mode: "hybrid", phraseWeight}); an explicit
-  // `mode` wins.
-  const opts = { topK: topK * 8, ...defaults, ...(mode ? { mode } : {}) };
+  // The entry's defaults (`hipporag site` writes {mode: "hybrid", phraseWeight, damping}); another
+  // `mode` runs with that mode's own defaults (HippoRAG's damping 0.5).
+  const opts = mode && mode !== defaults.mode ? { topK: topK * 8, mode } : { topK: topK * 8, ...defaults };
   const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
   if (model && !model.ready && lexicalMode) {
-    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean");
+    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", opts.damping);
     lean.refined = model.error
       ? Promise.resolve(null)
       : model.load().then(
@@ -111,11 +111,14 @@ export async function search(query, { topK = 8, mode } = {}) {
         );
     return lean;
   }
-  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean");
+  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", opts.damping);
 }
 
-/** The site's view of a HippoRAG.search() result: one result per page, `topK` of them. */
-function shape(query, res, topK, tier) {
+/**
+ * The site's view of a HippoRAG.search() result: one result per page, `topK` of them.
+ * `damping` is the one the search ran with (undefined: the retriever's default, HippoRAG's 0.5).
+ */
+function shape(query, res, topK, tier, damping = 0.5) {
   const pages = new Set();
   const passages = res.passages
     .filter((p) => {
@@ -131,6 +134,7 @@ function shape(query, res, topK, tier) {
     tier,
     refined: null,
     fallback: res.fallback ?? null,
+    damping,
     explanation: { entities: res.entities, seeds: res.seeds, facts: res.facts, topPhrases: res.topPhrases },
     timings: res.timings,
     results: passages.map((p) => ({

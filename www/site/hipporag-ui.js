@@ -7,8 +7,16 @@
 // and gets a search box whose results link to the passage (`page.html#anchor`), with the
 // explanation (query entities → seed phrases → top personalized-PageRank phrases → the phrases
 // each result drew its score from) behind a "Why these results?" toggle. Elements with
-// `data-hipporag-search` are mounted too. Built on hipporag-site.js (init/search/debouncedSearch) and
-// hipporag-dom.js (h(), the demo's too).
+// `data-hipporag-search` are mounted too.
+//
+// A theme with room only for a box in its header uses the modal instead:
+//
+//   <div data-hipporag-search="modal"></div>
+//
+// renders a button there; it, "/" (outside text fields) or Ctrl-K / ⌘K opens a <dialog> with the
+// same search. In both forms ↓/↑ move between the input and the result links, Enter follows a
+// link, Esc closes the dialog and gives focus back to the button. Built on hipporag-site.js
+// (init/search/debouncedSearch) and hipporag-dom.js (h(), the demo's too).
 import { init, debouncedSearch } from "./hipporag-site.js";
 import { h } from "./hipporag-dom.js";
 
@@ -17,7 +25,8 @@ css.rel = "stylesheet";
 css.href = new URL("hipporag-ui.css", import.meta.url).href;
 document.head.append(css);
 
-function mount(root) {
+/** The inline search: input, status, results and explanation, appended to `root`. */
+function panel(root) {
   root.classList.add("hipporag");
   const input = h("input", {
     type: "search",
@@ -34,6 +43,16 @@ function mount(root) {
     h("div", { class: "hipporag-explain" }),
   );
   root.append(input, status, list, why);
+  // ↓/↑: from the input to the first result link, between links, and back to the input.
+  root.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+    const links = [...list.querySelectorAll("li.hipporag-result > a")];
+    const i = links.indexOf(document.activeElement);
+    if (!links.length || (i < 0 && e.target !== input)) return;
+    e.preventDefault();
+    if (e.key === "ArrowDown") links[Math.min(i + 1, links.length - 1)].focus();
+    else (i <= 0 ? input : links[i - 1]).focus();
+  });
   init().then(
     () => (status.textContent = ""),
     (e) => {
@@ -99,7 +118,12 @@ function mount(root) {
     why.hidden = false;
     why.querySelector(".hipporag-explain").replaceChildren(
       ...(res.fallback ? [h("p", {}, res.fallback)] : []), // (replaceChildren would print a null as "null")
-      h("p", {}, h("strong", {}, "Ranking: "), RANKINGS[res.mode] ?? res.mode),
+      h(
+        "p",
+        {},
+        h("strong", {}, "Ranking: "),
+        (RANKINGS[res.mode] ?? res.mode) + (res.mode === "hybrid" && res.damping > 0 ? "; spread by personalized PageRank over phrase and passage nodes" : ""),
+      ),
       ...(x.seeds.length === 0
         ? []
         : [
@@ -125,12 +149,61 @@ function mount(root) {
     root.dataset.tier = res.tier;
     root.dataset.searches = String(++shown);
   }
+  return { input, list };
+}
+
+/** The modal: a button in `root`; the panel in a <dialog> opened by it, "/" or Ctrl-K / ⌘K. */
+function modal(root) {
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  const button = h(
+    "button",
+    { type: "button", class: "hipporag-trigger", "aria-haspopup": "dialog", "aria-keyshortcuts": mac ? "/ Meta+K" : "/ Control+K" },
+    h("span", {}, "Search"),
+    h("kbd", {}, mac ? "⌘K" : "Ctrl K"),
+  );
+  const box = h("div", {});
+  const dialog = h("dialog", { class: "hipporag-dialog", "aria-label": "Search" }, box);
+  root.classList.add("hipporag-modal");
+  root.append(button);
+  document.body.append(dialog);
+  const { input, list } = panel(box);
+  const open = () => {
+    if (dialog.open) return;
+    dialog.showModal();
+    input.focus();
+    input.select();
+  };
+  button.addEventListener("click", open);
+  document.addEventListener("keydown", (e) => {
+    const typing = e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]");
+    if ((e.key === "k" && (e.ctrlKey || e.metaKey)) || (e.key === "/" && !typing && !dialog.open)) {
+      e.preventDefault();
+      open();
+    }
+  });
+  // A click on the backdrop (the dialog element itself, outside its box) or on a result closes it.
+  dialog.addEventListener("click", (e) => {
+    if (e.target === dialog || (e.target instanceof Element && e.target.closest("li.hipporag-result a"))) dialog.close();
+  });
+  // Esc closes it even from the input (in a search field the browser would first clear the text).
+  dialog.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      dialog.close();
+    }
+  });
+  dialog.addEventListener("close", () => button.focus());
+}
+
+function mount(root) {
+  if (root.dataset.hipporagSearch === "modal") modal(root);
+  else panel(root);
 }
 
 /** What each mode ranks by, as the explanation says it. */
 const RANKINGS = {
   hybrid:
-    "BM25 over the passages, fused by page with static word-embedding scores when the site has them and, once the semantic model has loaded, the question's dense embedding (reciprocal rank), plus seed phrases when the site weights them; spread by personalized PageRank over phrase and passage nodes",
+    "BM25 over the passages, fused by page with static word-embedding scores when the site has them and, once the semantic model has loaded, the question's dense embedding (reciprocal rank), plus seed phrases when the site weights them",
   bm25: "BM25 over the passages",
   hipporag1: "query entities → seed phrases → personalized PageRank → passages",
   hipporag2: "linked facts and dense passage scores → personalized PageRank",

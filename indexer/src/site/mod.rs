@@ -366,11 +366,16 @@ fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
 
 /// The site's hybrid-mode phrase weight, written to `hipporag-entry.json` (`search`) and used by
 /// the page's `search()`: on Python's docs (CoNaLa `dev` split) every positive phrase weight
-/// lowered page recall@10 below BM25's (0.05: 0.467, 0.3: 0.410 against 0.480 at 0), because the
-/// rule extractor's phrases of docs pages (question stems, heading paths) make poor seeds; the
-/// site keeps the graph walk from its BM25 passage seeds and no phrase seeds until its
-/// extraction is docs-aware. README, "Hybrid ranking", has the table.
+/// lowered page recall@10 (docs-aware phrases, code identifiers: 0.3 gives 0.569 against 0.601
+/// at 0). README, "Hybrid ranking", has the tables.
 pub const SITE_PHRASE_WEIGHT: f64 = 0.0;
+
+/// The site's PPR damping factor in hybrid mode, written to `hipporag-entry.json` (`search`):
+/// 0, passages ranked by the reset vector (the fusion by page of BM25 and the static or dense
+/// scores) without the graph walk. On Python's docs (CoNaLa `dev`, page-level) the walk at
+/// HippoRAG's 0.5 left recall@10 and hit@10 unchanged (0.601, 0.712) and cost hit@1 (0.258
+/// against 0.318); it also needs the whole graph in the page. README, "Hybrid ranking".
+pub const SITE_DAMPING: f64 = 0.0;
 
 /// Writes `dir/_hipporag/` — the index as `index_file`, the wasm package, the UI and
 /// `hipporag-entry.json` — in a temporary sibling directory, then renames it over the old one;
@@ -424,7 +429,11 @@ fn write_output(
     }
     let entry = serde_json::json!({
         "index": index_file,
-        "search": { "mode": "hybrid", "phraseWeight": SITE_PHRASE_WEIGHT },
+        "search": {
+            "mode": "hybrid",
+            "phraseWeight": SITE_PHRASE_WEIGHT,
+            "damping": SITE_DAMPING,
+        },
         "encoder": header.encoder,
         "counts": header.counts,
         "generator": header.build.generator,
