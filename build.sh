@@ -195,8 +195,8 @@ demo() {
   ./target/release/hipporag query "$OUT/musique_train.hipporag" \
     "Who was the first president of the association which published Journal of Psychotherapy Integration?"
   setup
-  build_native
   build_wasm
+  build_native  # after pkg/: the binary embeds it (cli/build.rs)
   musique_minilm_index
   echo "== recall on musique_train, all-MiniLM-L6-v2"
   ./target/release/hipporag eval "$OUT/musique_train_minilm.hipporag" --questions "$DATA/musique_train/musique_train.json" --model "$MODEL_DIR"
@@ -263,8 +263,8 @@ run_tests() {
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   wasm_test
-  build_native
   build_wasm
+  build_native  # after pkg/: the binary embeds it (cli/build.rs)
   musique_index
   node --test tests/js/
   # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
@@ -286,8 +286,8 @@ synthetic_index() {
 bench() {
   test_deps  # chromium, python3.11-doc and the npm packages (Pagefind among them)
   setup
-  build_native
   build_wasm
+  build_native  # after pkg/: the binary embeds it (cli/build.rs)
   musique_index
   synthetic_index
   # Docs search side by side in one Chromium run: `hipporag site` and Pagefind (pinned) on
@@ -318,8 +318,8 @@ bench_reference() {
     python3 -m venv bench/.venv || { echo "error: python3 -m venv failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
   fi
   bench/.venv/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
-  build_native
   build_wasm
+  build_native  # after pkg/: the binary embeds it (cli/build.rs)
   musique_index
   synthetic_index
   local q="$DATA/musique_train/musique_train.json" s="$OUT/synthetic"
@@ -335,11 +335,11 @@ case "${1:-}" in
   test) run_tests ;;
   setup) setup ;;
   model) fetch_model; echo "$MODEL_DIR" ;;
-  build) setup; build_native; build_wasm ;;
+  build) setup; build_wasm; build_native ;;
   bench) bench ;;
-  site) setup; build_native; build_wasm; musique_index; build_site ;;
-  serve) setup; build_native; build_wasm; musique_index; build_site; serve ;;
+  site) setup; build_wasm; build_native; musique_index; build_site ;;
+  serve) setup; build_wasm; build_native; musique_index; build_site; serve ;;
   bench-reference) bench_reference ;;
-  pydocs) setup; build_native; build_wasm; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
+  pydocs) setup; build_wasm; build_native; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
   *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

@@ -1,11 +1,12 @@
 //! `hipporag site DIR`: a built static site → DIR/_hipporag/ (index, wasm, JS API, default UI).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::graph::BuildOptions;
+use hipporag_indexer::site::Assets;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 
 use crate::common::Bars;
@@ -15,13 +16,16 @@ use crate::index::EncoderChoice;
 pub(crate) struct SiteArgs {
     /// The built site's root directory (its pages' URLs are their paths below it).
     pub(crate) dir: PathBuf,
-    /// The wasm package to copy into DIR/_hipporag/ (`./build.sh build` writes it).
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../pkg"))]
-    pub(crate) pkg: PathBuf,
-    /// The JS API and default UI to copy (hipporag-site.js and .d.ts, hipporag-ui.js and .css,
-    /// hipporag-dom.js, hipporag-encoders.js).
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../www/site"))]
-    pub(crate) ui: PathBuf,
+    /// The wasm package directory to copy into DIR/_hipporag/ (its `minilm/` for `--encoder
+    /// minilm`; `./build.sh build` writes `pkg/`) [default: the package embedded in this binary
+    /// when it was built after `./build.sh build`, else this source tree's pkg/].
+    #[arg(long)]
+    pub(crate) pkg: Option<PathBuf>,
+    /// The directory of the JS API and default UI to copy (hipporag-site.js and .d.ts,
+    /// hipporag-ui.js and .css, hipporag-dom.js, hipporag-encoders.js) [default: the files
+    /// embedded in this binary, else this source tree's www/site/].
+    #[arg(long)]
+    pub(crate) ui: Option<PathBuf>,
     /// Leave out pages whose path below DIR matches this glob (repeatable), e.g. generated
     /// indexes: `--exclude 'genindex*.html'`.
     #[arg(long)]
@@ -102,6 +106,45 @@ fn load_model(a: &SiteArgs) -> Result<Option<HashedNgramEncoder>> {
     Ok(None)
 }
 
+/// The browser files `build.rs` embedded (`PKG`, `MINILM_PKG`, `UI`: `(file name, bytes)`).
+#[cfg(embedded_assets)]
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+}
+
+/// `--pkg` (its `sub`directory), else the embedded package, else this source tree's.
+fn pkg_assets(a: &SiteArgs, sub: Option<&str>) -> Assets {
+    let dir = |d: &Path| match sub {
+        Some(s) => Assets::Dir(d.join(s)),
+        None => Assets::Dir(d.to_path_buf()),
+    };
+    if let Some(d) = &a.pkg {
+        return dir(d);
+    }
+    #[cfg(embedded_assets)]
+    return Assets::Embedded(if sub.is_some() {
+        embedded::MINILM_PKG
+    } else {
+        embedded::PKG
+    });
+    #[cfg(not(embedded_assets))]
+    dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../pkg")))
+}
+
+/// `--ui`, else the embedded UI, else this source tree's `www/site/`.
+fn ui_assets(a: &SiteArgs) -> Assets {
+    if let Some(d) = &a.ui {
+        return Assets::Dir(d.clone());
+    }
+    #[cfg(embedded_assets)]
+    return Assets::Embedded(embedded::UI);
+    #[cfg(not(embedded_assets))]
+    Assets::Dir(PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../www/site"
+    )))
+}
+
 /// The MiniLM wasm package (`--pkg`'s `minilm/`) and model directory a semantic-tier site ships.
 fn query_encoder_files(a: &SiteArgs) -> Option<hipporag_indexer::site::QueryEncoderFiles> {
     #[cfg(feature = "minilm")]
@@ -109,7 +152,7 @@ fn query_encoder_files(a: &SiteArgs) -> Option<hipporag_indexer::site::QueryEnco
     #[cfg(not(feature = "minilm"))]
     let default_dir = PathBuf::new;
     (a.encoder == EncoderChoice::Minilm).then(|| hipporag_indexer::site::QueryEncoderFiles {
-        pkg: a.pkg.join("minilm"),
+        pkg: pkg_assets(a, Some("minilm")),
         model: a.model.clone().unwrap_or_else(default_dir),
         int8_weights: a.model_weights == ModelWeights::Int8,
     })
@@ -129,8 +172,8 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     };
     let opts = hipporag_indexer::site::SiteOptions {
         query_encoder: query_encoder_files(&a),
-        pkg: a.pkg,
-        ui: a.ui,
+        pkg: pkg_assets(&a, None),
+        ui: ui_assets(&a),
         build: BuildOptions {
             synonymy_threshold: a.synonymy_threshold,
             ..Default::default()
@@ -142,6 +185,8 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     if a.json {
         let mut v = serde_json::to_value(&r).expect("serialisable");
         v["seconds"] = serde_json::json!(secs);
+        // Where the wasm package came from: `embedded` in this binary, or a directory.
+        v["pkg"] = serde_json::json!(opts.pkg.describe());
         println!(
             "{}",
             serde_json::to_string_pretty(&v).expect("serialisable")

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use hipporag_indexer::graph::BuildOptions;
-use hipporag_indexer::site::{OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
+use hipporag_indexer::site::{Assets, OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
 use hipporag_wasm::encoder::HashedNgramEncoder;
 
 const PAGES: &[(&str, &str)] = &[
@@ -40,8 +40,8 @@ fn write_site(dir: &Path) {
 
 fn opts(pkg: &Path) -> SiteOptions {
     SiteOptions {
-        pkg: pkg.to_path_buf(),
-        ui: Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/site"),
+        pkg: Assets::Dir(pkg.to_path_buf()),
+        ui: Assets::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/site")),
         build: BuildOptions::default(),
         exclude: Vec::new(),
         query_encoder: None,

@@ -124,7 +124,14 @@ test("Python's docs: questions spanning two pages return both, from the default 
       // Another mode runs with HippoRAG's own damping, not the site's hybrid defaults.
       const other = await h.search(qs[0], { mode: "hipporag1" });
       const [superseded, latest] = await Promise.all([h.debouncedSearch(qs[1], {}, 50), h.debouncedSearch(qs[2], {}, 50)]);
-      return { times, first: d, superseded, latestCount: latest?.results.length, damping: [s.damping, other.damping], otherMode: other.mode };
+      return {
+        times,
+        first: d,
+        superseded,
+        latestCount: latest?.results.length,
+        damping: [s.damping, other.damping],
+        otherMode: other.mode,
+      };
     },
     QUESTIONS.map((x) => x.q),
   );
@@ -181,7 +188,10 @@ test("Python's docs: the modal opens with / and Ctrl-K, is keyboard navigable an
   await page.waitForSelector('dialog.hipporag-dialog .hipporag[data-searches="1"]', { timeout: 120000 });
   const urls = await dialog.locator("li.hipporag-result").evaluateAll((els) => els.map((e) => e.dataset.url));
   assert.ok(urls.length >= 3, `results: ${urls}`);
-  assert.ok(urls.some((u) => u.includes("/library/json.html")), `json.html among ${urls}`);
+  assert.ok(
+    urls.some((u) => u.includes("/library/json.html")),
+    `json.html among ${urls}`,
+  );
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute("href") ?? document.activeElement?.tagName);
   await page.keyboard.press("ArrowDown");
   assert.equal(await focused(), urls[0], "↓ from the input: the first result");

@@ -122,7 +122,8 @@ function panel(root) {
         "p",
         {},
         h("strong", {}, "Ranking: "),
-        (RANKINGS[res.mode] ?? res.mode) + (res.mode === "hybrid" && res.damping > 0 ? "; spread by personalized PageRank over phrase and passage nodes" : ""),
+        (RANKINGS[res.mode] ?? res.mode) +
+          (res.mode === "hybrid" && res.damping > 0 ? "; spread by personalized PageRank over phrase and passage nodes" : ""),
       ),
       ...(x.seeds.length === 0
         ? []

@@ -26,8 +26,11 @@
 //! vectors in `words.<encoder>.bin`. A rebuild reuses
 //! every unchanged passage's entry and gives the same bytes as a clean build (tested).
 
+pub mod assets;
 pub mod cache;
 pub mod html;
+
+pub use assets::Assets;
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +54,10 @@ pub const CACHE_DIR: &str = ".hipporag-cache";
 /// The browser assets `hipporag site` copies next to the index: file names in the wasm
 /// package directory (`./build.sh build` writes `pkg/`).
 pub const PKG_FILES: &[&str] = &["hipporag_wasm_bg.wasm", "hipporag_wasm.js", "hipporag.js"];
+/// How to get the wasm packages when they are missing.
+const PKG_HINT: &str = "build the wasm packages with ./build.sh build, or pass --pkg";
+/// How to get the UI files when they are missing.
+const UI_HINT: &str = "the repository's www/site/ holds them; pass --ui";
 /// The JS API and default UI `hipporag site` copies from the UI directory (`www/site/`).
 pub const UI_FILES: &[&str] = &[
     "hipporag-site.js",
@@ -71,8 +78,9 @@ pub const MINILM_MODEL_FILES: &[&str] = &["model.safetensors", "tokenizer.json",
 /// the page loads it after its first results ([`MINILM_PKG_FILES`], [`MINILM_MODEL_FILES`]).
 #[derive(Debug, Clone)]
 pub struct QueryEncoderFiles {
-    /// The MiniLM wasm package directory (`pkg/minilm/`, `./build.sh build`).
-    pub pkg: PathBuf,
+    /// The MiniLM wasm package (`pkg/minilm/`, `./build.sh build`) whose [`MINILM_PKG_FILES`]
+    /// are copied.
+    pub pkg: Assets,
     /// The all-MiniLM-L6-v2 model directory.
     pub model: PathBuf,
     /// Ship `model.safetensors` with int8 weights (`hipporag_minilm::int8`: 23 MB instead of
@@ -83,10 +91,10 @@ pub struct QueryEncoderFiles {
 /// Options of [`build_site`].
 #[derive(Debug, Clone)]
 pub struct SiteOptions {
-    /// The wasm package directory (`pkg/`) whose [`PKG_FILES`] are copied.
-    pub pkg: PathBuf,
-    /// Directory of the [`UI_FILES`] (`www/site/`).
-    pub ui: PathBuf,
+    /// The wasm package (`pkg/`) whose [`PKG_FILES`] are copied.
+    pub pkg: Assets,
+    /// The [`UI_FILES`] (`www/site/`).
+    pub ui: Assets,
     /// Graph build options (synonymy threshold, quantisation, …).
     pub build: BuildOptions,
     /// Shell globs over site-relative paths (`genindex*.html`, `api/**`) of pages to leave out.
@@ -268,38 +276,19 @@ pub fn build_site(
     opts: &SiteOptions,
     progress: &dyn Progress,
 ) -> Result<SiteReport> {
-    for f in PKG_FILES {
-        let p = opts.pkg.join(f);
-        if !p.is_file() {
-            return Err(Error::io(
-                &p,
-                std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    "missing: build the wasm package with ./build.sh build, or pass --pkg",
-                ),
-            ));
-        }
-    }
+    opts.pkg.check(PKG_FILES, PKG_HINT)?;
+    opts.ui.check(UI_FILES, UI_HINT)?;
     if let Some(q) = &opts.query_encoder {
-        let files = MINILM_PKG_FILES
-            .iter()
-            .map(|f| {
-                (
-                    q.pkg.join(f),
-                    "build the MiniLM wasm package with ./build.sh build",
-                )
-            })
-            .chain(MINILM_MODEL_FILES.iter().map(|f| {
-                (
-                    q.model.join(f),
-                    "fetch the model with ./build.sh model, or pass --model",
-                )
-            }));
-        for (p, how) in files {
+        q.pkg.check(MINILM_PKG_FILES, PKG_HINT)?;
+        for f in MINILM_MODEL_FILES {
+            let p = q.model.join(f);
             if !p.is_file() {
                 return Err(Error::io(
                     &p,
-                    std::io::Error::new(std::io::ErrorKind::NotFound, format!("missing: {how}")),
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        "missing: fetch the model with ./build.sh model, or pass --model",
+                    ),
                 ));
             }
         }
@@ -398,20 +387,18 @@ fn write_output(
     };
     write(index_file, index)?;
     for f in PKG_FILES {
-        let src = opts.pkg.join(f);
-        let b = std::fs::read(&src).map_err(|e| Error::io(&src, e))?;
-        write(f, &b)?;
+        write(f, &opts.pkg.read(f, PKG_HINT)?)?;
     }
     for f in UI_FILES {
-        let src = opts.ui.join(f);
-        let b = std::fs::read(&src).map_err(|e| Error::io(&src, e))?;
-        write(f, &b)?;
+        write(f, &opts.ui.read(f, UI_HINT)?)?;
     }
     if let Some(q) = &opts.query_encoder {
-        for (sub, from, files) in [
-            ("minilm", &q.pkg, MINILM_PKG_FILES),
-            ("models/all-MiniLM-L6-v2", &q.model, MINILM_MODEL_FILES),
-        ] {
+        let d = tmp.path().join("minilm");
+        std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+        for f in MINILM_PKG_FILES {
+            write(&format!("minilm/{f}"), &q.pkg.read(f, PKG_HINT)?)?;
+        }
+        for (sub, from, files) in [("models/all-MiniLM-L6-v2", &q.model, MINILM_MODEL_FILES)] {
             let d = tmp.path().join(sub);
             std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
             for f in files {

@@ -1,0 +1,64 @@
+//! `hipporag site` needs no source tree: a binary built after `./build.sh build` carries the wasm
+//! packages and the UI (`build.rs`), so a copy of it run from another directory writes a
+//! complete `_hipporag/` whose files equal the repository's. Built before them, it names the
+//! missing file and the command that makes it.
+
+use std::path::Path;
+use std::process::Command;
+
+const PKG: &[&str] = &["hipporag_wasm_bg.wasm", "hipporag_wasm.js", "hipporag.js"];
+const UI: &[&str] = &[
+    "hipporag-site.js",
+    "hipporag-site.d.ts",
+    "hipporag-ui.js",
+    "hipporag-ui.css",
+    "hipporag-dom.js",
+    "hipporag-encoders.js",
+];
+
+#[test]
+fn an_installed_binary_writes_the_site_files_from_any_directory() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let elsewhere = tempfile::tempdir().unwrap();
+    // The binary alone, away from the source tree (as `cargo install` leaves it).
+    let bin = elsewhere.path().join("hipporag");
+    std::fs::copy(env!("CARGO_BIN_EXE_hipporag"), &bin).unwrap();
+    let site = elsewhere.path().join("public");
+    std::fs::create_dir(&site).unwrap();
+    std::fs::write(
+        site.join("index.html"),
+        "<html><body><main><h1>Widgets</h1><p>Install widgets with <code>pip install widgets</code>.</p></main></body></html>",
+    )
+    .unwrap();
+    let out = Command::new(&bin)
+        .current_dir(elsewhere.path())
+        .args(["site", "public", "--no-static-embeddings", "--json"])
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let built_after_pkg = PKG.iter().all(|f| repo.join("pkg").join(f).is_file());
+    if !built_after_pkg {
+        // No package to embed or copy: the error names the file and the fix.
+        assert!(!out.status.success());
+        assert!(
+            stderr.contains("hipporag_wasm_bg.wasm") && stderr.contains("./build.sh build"),
+            "{stderr}"
+        );
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Not this source tree's pkg/ (which still exists here): the binary's own copy.
+    assert_eq!(report["pkg"], "embedded", "{report}");
+    let written = site.join("_hipporag");
+    for (dir, files) in [(repo.join("pkg"), PKG), (repo.join("www/site"), UI)] {
+        for f in files {
+            assert_eq!(
+                std::fs::read(written.join(f)).unwrap(),
+                std::fs::read(dir.join(f)).unwrap(),
+                "{f} differs from the repository's"
+            );
+        }
+    }
+}
