@@ -54,7 +54,8 @@ const env = servedSite({
     );
     // A theme with room only for a header box: Sphinx's quick-search form becomes the modal.
     const json = join(dir, "library", "json.html");
-    const form = /<form class="inline-search"[\s\S]*?<\/form>/;
+    // Both of its navigation bars (top and bottom) get a trigger; they share one dialog.
+    const form = /<form class="inline-search"[\s\S]*?<\/form>/g;
     const jsonHtml = readFileSync(json, "utf8");
     assert.match(jsonHtml, form, "library/json.html has Sphinx's quick-search form");
     writeFileSync(
@@ -179,6 +180,8 @@ test("Python's docs: the modal opens with / and Ctrl-K, is keyboard navigable an
   const trigger = page.locator(".related button.hipporag-trigger").first();
   await trigger.waitFor();
   const dialog = page.locator("dialog.hipporag-dialog");
+  assert.equal(await page.locator("button.hipporag-trigger").count(), 2);
+  assert.equal(await dialog.count(), 1, "one dialog for both triggers");
   assert.equal(await dialog.evaluate((d) => d.open), false);
   await page.locator("body").press("/");
   assert.equal(await dialog.evaluate((d) => d.open), true, "/ opens the dialog");

@@ -150,10 +150,13 @@ function panel(root) {
     root.dataset.tier = res.tier;
     root.dataset.searches = String(++shown);
   }
-  return { input, list };
+  return { input };
 }
 
-/** The modal: a button in `root`; the panel in a <dialog> opened by it, "/" or Ctrl-K / ⌘K. */
+/** The dialog every modal trigger of the page opens (made by the first one). */
+let dialog = null;
+
+/** The modal: a button in `root` that opens the page's one search <dialog>; so do "/" and Ctrl-K / ⌘K. */
 function modal(root) {
   const mac = /Mac|iPhone|iPad/.test(navigator.platform);
   const button = h(
@@ -162,38 +165,46 @@ function modal(root) {
     h("span", {}, "Search"),
     h("kbd", {}, mac ? "⌘K" : "Ctrl K"),
   );
-  const box = h("div", {});
-  const dialog = h("dialog", { class: "hipporag-dialog", "aria-label": "Search" }, box);
   root.classList.add("hipporag-modal");
   root.append(button);
-  document.body.append(dialog);
-  const { input, list } = panel(box);
-  const open = () => {
-    if (dialog.open) return;
-    dialog.showModal();
+  if (!dialog) dialog = searchDialog(button);
+  button.addEventListener("click", () => dialog.open(button));
+}
+
+/** Builds the dialog with the panel in it and the page's keyboard shortcuts; `first` gets focus back after a shortcut. */
+function searchDialog(first) {
+  const box = h("div", {});
+  const el = h("dialog", { class: "hipporag-dialog", "aria-label": "Search" }, box);
+  document.body.append(el);
+  const { input } = panel(box);
+  let opener = first;
+  const open = (from) => {
+    if (el.open) return;
+    opener = from;
+    el.showModal();
     input.focus();
     input.select();
   };
-  button.addEventListener("click", open);
   document.addEventListener("keydown", (e) => {
     const typing = e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]");
-    if ((e.key === "k" && (e.ctrlKey || e.metaKey)) || (e.key === "/" && !typing && !dialog.open)) {
+    if ((e.key === "k" && (e.ctrlKey || e.metaKey)) || (e.key === "/" && !typing && !el.open)) {
       e.preventDefault();
-      open();
+      open(first);
     }
   });
   // A click on the backdrop (the dialog element itself, outside its box) or on a result closes it.
-  dialog.addEventListener("click", (e) => {
-    if (e.target === dialog || (e.target instanceof Element && e.target.closest("li.hipporag-result a"))) dialog.close();
+  el.addEventListener("click", (e) => {
+    if (e.target === el || (e.target instanceof Element && e.target.closest("li.hipporag-result a"))) el.close();
   });
   // Esc closes it even from the input (in a search field the browser would first clear the text).
-  dialog.addEventListener("keydown", (e) => {
+  el.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
       e.preventDefault();
-      dialog.close();
+      el.close();
     }
   });
-  dialog.addEventListener("close", () => button.focus());
+  el.addEventListener("close", () => opener?.focus());
+  return { open };
 }
 
 function mount(root) {
