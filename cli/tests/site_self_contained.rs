@@ -6,15 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-const PKG: &[&str] = &["hipporag_wasm_bg.wasm", "hipporag_wasm.js", "hipporag.js"];
-const UI: &[&str] = &[
-    "hipporag-site.js",
-    "hipporag-site.d.ts",
-    "hipporag-ui.js",
-    "hipporag-ui.css",
-    "hipporag-dom.js",
-    "hipporag-encoders.js",
-];
+use hipporag_indexer::site::{PKG_FILES as PKG, UI_FILES as UI};
 
 #[test]
 fn an_installed_binary_writes_the_site_files_from_any_directory() {
