@@ -80,15 +80,6 @@ impl Assets {
             Assets::Embedded(_) => "embedded".into(),
         }
     }
-
-    /// The same set, one directory down (`pkg/` → `pkg/minilm/`); embedded sets are flat and
-    /// stay as they are.
-    pub fn subdir(&self, name: &str) -> Assets {
-        match self {
-            Assets::Dir(d) => Assets::Dir(d.join(name)),
-            Assets::Embedded(f) => Assets::Embedded(f),
-        }
-    }
 }
 
 #[cfg(test)]
