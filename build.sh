@@ -19,6 +19,9 @@
 #                      in bench/.venv, with both timed side by side
 #   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
 #   ./build.sh serve   ./build.sh site, then serve out/www/ on http://127.0.0.1:${PORT:-8000}/
+#   ./build.sh fuzz    libFuzzer on the decoders of untrusted bytes (fuzz/: the single-file
+#                      loader, the meta, term and cluster pieces), ${FUZZ_SECONDS:-60} s per target;
+#                      installs the nightly toolchain and cargo-fuzz when missing
 #   ./build.sh pydocs  `hipporag site` on Python's HTML docs (Debian's python3.11-doc) copied to
 #                      out/pydocs/, the search element added to its index.html, then served
 set -euo pipefail
@@ -101,6 +104,13 @@ build_wasm() {
     wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
       pkg/hipporag_wasm_bg.wasm -o pkg/hipporag_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised module"
   fi
+  # The index in pieces' small search module (search/, the core without the retriever's API).
+  cargo build -p hipporag-search --lib --target wasm32-unknown-unknown --profile wasm-search
+  wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-search/hipporag_search.wasm
+  if command -v wasm-opt >/dev/null; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
+      pkg/hipporag_search_bg.wasm -o pkg/hipporag_search_bg.wasm || echo "wasm-opt failed; keeping the unoptimised search module"
+  fi
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
   cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
@@ -121,13 +131,22 @@ build_wasm() {
   "type": "module",
   "main": "hipporag.js",
   "types": "hipporag.d.ts",
-  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "minilm/"],
+  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_search.js", "hipporag_search.d.ts", "hipporag_search_bg.wasm", "hipporag_search_bg.wasm.d.ts", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
 JSON
   echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
+  echo "pkg/hipporag_search_bg.wasm: $(wc -c < pkg/hipporag_search_bg.wasm) bytes ($(gzip -9c pkg/hipporag_search_bg.wasm | wc -c) gzipped)"
   echo "pkg/minilm/: $(wc -c < pkg/minilm/hipporag_minilm_bg.wasm) bytes of wasm ($(gzip -9c pkg/minilm/hipporag_minilm_bg.wasm | wc -c) gzipped)"
+}
+
+fuzz() {
+  rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+  command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+  (cd fuzz && for t in index_bytes split_meta split_pieces; do
+    cargo +nightly fuzz run "$t" -- -max_total_time="${FUZZ_SECONDS:-60}"
+  done)
 }
 
 musique_index() {
@@ -262,6 +281,7 @@ run_tests() {
   cargo clippy --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p hipporag-search --lib --target wasm32-unknown-unknown -- -D warnings
   wasm_test
   build_wasm
   build_native  # after pkg/: the binary embeds it (cli/build.rs)
@@ -341,5 +361,6 @@ case "${1:-}" in
   serve) setup; build_wasm; build_native; musique_index; build_site; serve ;;
   bench-reference) bench_reference ;;
   pydocs) setup; build_wasm; build_native; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
+  fuzz) fuzz ;;
   *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

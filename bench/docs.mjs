@@ -11,8 +11,9 @@
 // `init()`/`search()` and `data()` of its top 10 (Pagefind needs a fragment per result for
 // its URL). Per engine and split: hit@1/5/10 and page recall@5/10 (gold = `gold_pages`), the
 // cold first search (a fresh page: init + one query), the warm median query, the bytes of the
-// first search (gzip -9 of every file the page fetched; Pagefind's files are gzipped already)
-// and the whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
+// first search (gzip -9 of every file the page fetched; Pagefind's files and hipporag's pieces
+// are gzipped already), the bytes each later query fetched that earlier ones had not, and the
+// whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -121,7 +122,12 @@ async function run(browser, origin, siteDir, name) {
   // Cold: a fresh context (empty cache), init + the first query, every fetched file counted.
   const ctx = await browser.newContext();
   const fetched = new Set();
-  ctx.on("request", (r) => fetched.add(new URL(r.url()).pathname));
+  const log = [];
+  ctx.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    fetched.add(path);
+    log.push(path);
+  });
   const p = await ctx.newPage();
   await p.goto(`${origin}/index.html`);
   fetched.clear();
@@ -136,12 +142,18 @@ async function run(browser, origin, siteDir, name) {
   );
   const firstBytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
   const firstFiles = fetched.size;
-  // Warm: every query on that page.
+  // Warm: every query on that page, with the bytes of the files it fetched that no earlier
+  // query had (what a visitor's later queries cost).
   const runs = [];
+  const seen = new Set(fetched);
   for (const q of queries) {
+    const from = log.length;
     const r = await p.evaluate(([search, q]) => eval(`(${search})`)(q), [engine.search.toString(), q.q]);
+    const fresh = [...new Set(log.slice(from))].filter((f) => !seen.has(f));
+    fresh.forEach((f) => seen.add(f));
+    const bytes = fresh.reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
     const ranked = [...new Set(r.urls.map(page))];
-    runs.push({ q: q.q, split: q.split, ms: r.ms, top: ranked.slice(0, 10), scores: scores(ranked, q.gold_pages) });
+    runs.push({ q: q.q, split: q.split, ms: r.ms, bytes, top: ranked.slice(0, 10), scores: scores(ranked, q.gold_pages) });
   }
   await ctx.close();
   const outputFiles = walk(join(siteDir, engine.dir));
@@ -152,6 +164,8 @@ async function run(browser, origin, siteDir, name) {
     firstSearchBytes: firstBytes,
     firstSearchFiles: firstFiles,
     warmMedianQueryMs: +median(runs.map((r) => r.ms)).toFixed(1),
+    laterQueryBytesMedian: median(runs.map((r) => r.bytes)),
+    laterQueryBytesMean: Math.round(runs.reduce((s, r) => s + r.bytes, 0) / runs.length),
     outputFiles: outputFiles.length,
     outputBytes: outputFiles.reduce((s, f) => s + servedBytes(f), 0),
     runs,
@@ -209,9 +223,11 @@ for (const split of ["dev", "test"]) {
   console.log(`\n${split} (${results[0][split].queries} queries)\nengine     ${cols.map((c) => c.padStart(9)).join(" ")}`);
   for (const r of results) console.log(`${r.engine.padEnd(10)} ${cols.map((c) => r[split][c].toFixed(3).padStart(9)).join(" ")}`);
 }
-console.log("\nengine     first search (cold)  first-search bytes (files)  warm median  output bytes (files)  build");
+console.log(
+  "\nengine     first search (cold)  first-search bytes (files)  later query bytes (median, mean)  warm median  output bytes (files)  build",
+);
 for (const r of results)
   console.log(
-    `${r.engine.padEnd(10)} ${(r.coldFirstSearchMs + " ms").padStart(19)}  ${((r.firstSearchBytes / 1e3).toFixed(0) + " KB (" + r.firstSearchFiles + ")").padStart(26)}  ${(r.warmMedianQueryMs + " ms").padStart(11)}  ${((r.outputBytes / 1e6).toFixed(2) + " MB (" + r.outputFiles + ")").padStart(20)}  ${r.buildSeconds} s`,
+    `${r.engine.padEnd(10)} ${(r.coldFirstSearchMs + " ms").padStart(19)}  ${((r.firstSearchBytes / 1e3).toFixed(0) + " KB (" + r.firstSearchFiles + ")").padStart(26)}  ${((r.laterQueryBytesMedian / 1e3).toFixed(1) + " KB, " + (r.laterQueryBytesMean / 1e3).toFixed(1) + " KB").padStart(32)}  ${(r.warmMedianQueryMs + " ms").padStart(11)}  ${((r.outputBytes / 1e6).toFixed(2) + " MB (" + r.outputFiles + ")").padStart(20)}  ${r.buildSeconds} s`,
   );
 console.log(`\nratios hipporag/pagefind: ${JSON.stringify(report.ratios)}\nwrote ${OUT}`);

@@ -41,7 +41,7 @@ fn main() {
         hipporag_indexer::static_embeddings::build(
             &data_.passages,
             &HashedNgramEncoder::new(64),
-            opts.quantization,
+            &hipporag_indexer::bm25::stopwords(hipporag_wasm::analysis::Language::English),
             opts.batch_size,
             &(),
         )

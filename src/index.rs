@@ -17,7 +17,8 @@
 //! embeddings, the facts (triples as phrase ids + relation), when built, fact embeddings and,
 //! when built, the BM25 index of the passages ([`crate::bm25::Bm25Data`]; format 3 added it)
 //! and, when built, the static word embeddings
-//! ([`crate::static_embeddings::StaticEmbeddingsData`]; format 4 added them).
+//! ([`crate::static_embeddings::StaticEmbeddingsData`]; format 4 added them, format 5 replaced
+//! their int8 passage vectors with sign-bit codes in IVF clusters).
 //!
 //! Loading checks, in order, each with its own [`FormatProblem`]: magic
 //! ([`FormatProblem::BadMagic`]), version ([`FormatProblem::UnsupportedVersion`]), length
@@ -43,7 +44,7 @@ use crate::{Error, Result};
 /// The first 8 bytes of every index file.
 pub const MAGIC: &[u8; 8] = b"HIPPORAG";
 /// The payload layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// Bytes before the payload.
 pub const PREFIX_LEN: usize = 24;
 

@@ -4,8 +4,8 @@
 //! HippoRAG multi-hop retrieval (Gutiérrez et al., NeurIPS 2024, arXiv 2405.14831): the retriever
 //! core, the crate the browser loads as WebAssembly. It reads an index (the bytes the
 //! `hipporag-indexer` crate writes), links query entities to phrase nodes, runs personalized
-//! PageRank and ranks passages, natively and in wasm alike. It has no feature flags and no
-//! dependency that cannot run in a browser.
+//! PageRank and ranks passages, natively and in wasm alike. It has no dependency that cannot
+//! run in a browser; its one feature, `bindings` (default), exports the retriever's wasm API.
 //!
 //! ## The data path, module by module
 //!
@@ -35,7 +35,10 @@
 //! * [`retriever`] — the public entry point tying linking, PPR and ranking together.
 //! * [`subgraph`] — the edges among chosen phrase nodes (the explanation's activated subgraph).
 //! * [`error`] — [`Error`] and the index [`error::FormatError`].
-//! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`, `subgraph`), on wasm32 only.
+//! * [`split`] — the index in pieces that a static site serves, and [`split::SplitIndex`], its
+//!   query side (the `hipporag-search` crate is its small wasm module).
+//! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`, `subgraph`), on wasm32
+//!   with the default `bindings` feature; `js_error` — core errors as JS `Error`s, on wasm32.
 //!
 //! ## Example
 //!
@@ -101,12 +104,16 @@ pub mod rank;
 pub mod retriever;
 pub mod scores;
 pub mod sparse;
+pub mod split;
 pub mod static_embeddings;
 pub mod subgraph;
 pub mod vectors;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "bindings"))]
 pub mod wasm;
+
+#[cfg(target_arch = "wasm32")]
+pub mod js_error;
 
 pub use error::{Error, FormatError, FormatProblem, Result};
 pub use index::Index;

@@ -212,6 +212,9 @@ pub fn personalized_pagerank(
 /// Guarantees (tested): `p̂ ≤ p` element-wise, and `‖p − p̂‖₁ = ‖ρ‖₁ ≤ epsilon · Σ_u max(d_u, 1)`;
 /// the result reports `‖ρ‖₁` and the number of pushes ([`Convergence::Pushes`]).
 ///
+/// With `damping` 0 no walk happens: the solution is the normalised reset vector itself, returned
+/// whole (no entry is left behind as residual, however small), with 0 pushes.
+///
 /// # Errors
 /// As [`personalized_pagerank`], plus `epsilon` must be positive and finite.
 pub fn personalized_pagerank_push(
@@ -226,6 +229,15 @@ pub fn personalized_pagerank_push(
         return Err(Error::InvalidRequest(format!(
             "push epsilon {epsilon} must be positive"
         )));
+    }
+    if damping == 0.0 {
+        return Ok(PprResult {
+            scores: r,
+            convergence: Convergence::Pushes {
+                pushes: 0,
+                unpushed_mass: 0.0,
+            },
+        });
     }
     let n = graph.rows();
     let alpha = damping;

@@ -11,21 +11,32 @@
 //! * **text vector** — the L2-normalised sum of the ±1 word vectors of a text's known words,
 //!   each weighted by its count × BM25's IDF `ln(1 + (N − df + 0.5) / (df + 0.5))`
 //!   (`N` passages; IDF weighting beat Model2Vec's Zipf weighting on `dev`);
-//! * **score** — cosine of the query's text vector with each passage's, stored at index time
-//!   ([`StaticEmbeddingsData::passages`], the same passage text as the encoder's:
-//!   `title + "\n" + text`).
+//! * **passage codes** — the sign bits of each passage's text vector (`title + "\n" + text`,
+//!   the encoder's passage text), `dim / 8` bytes a passage;
+//! * **an inverted file (IVF)** over the codes — spherical k-means puts each passage in one of
+//!   `C` clusters (centroids stored as sign bits); a query scores only the passages of the
+//!   [`StaticEmbeddingsData::nprobe`] clusters whose centroids are nearest its vector
+//!   ([`probe`]), the others get no static score (0). This is what lets a browser fetch a
+//!   query's share of the codes alone (the site index in pieces, [`crate::split`]); measured
+//!   against the int8 vectors it replaced in README, "Static passage codes".
+//! * **score** — [`code_score`]: `2 + cos(q, code)`, with `code` read as ±1 per dimension,
+//!   so that every probed passage scores above the unprobed 0.
 //!
-//! A query touches only the rows of its own words, so the browser never needs a tokenizer model.
+//! A query touches only the rows of its own words and the codes of its probed clusters, so the
+//! browser never needs a tokenizer model.
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::FormatProblem;
-use crate::vectors::{VectorIndex, Vectors};
 use crate::{Error, Result};
 
 /// Fewest passages a word must occur in to get a vector (rarer words are mostly typos, ids and
 /// numbers, and cost 48 bytes each).
 pub const MIN_DF: u32 = 2;
+
+/// [`StaticEmbeddingsData::clusters`] of a passage with no word of the vocabulary: it has no
+/// code worth scoring and is in no cluster.
+pub const NO_CLUSTER: u32 = u32::MAX;
 
 /// The words of `text` for static embeddings: maximal runs of alphanumeric characters and `_`,
 /// lowercased (Python's `\w+` on lowercased text, the prototype's tokenisation).
@@ -63,8 +74,15 @@ pub struct StaticEmbeddingsData {
     /// Sign bits, `words.len() × dim / 8` bytes: bit `k % 8` (least significant first) of byte
     /// `row × dim / 8 + k / 8` is set when dimension `k` of the word's vector is ≥ 0.
     pub signs: Vec<u8>,
-    /// The passages' text vectors, `|P| × dim` (int8 by default).
-    pub passages: Vectors,
+    /// The passages' codes: the sign bits of their text vectors, `|P| × dim / 8` bytes laid out
+    /// as `signs` (all zero for a passage in [`NO_CLUSTER`]).
+    pub codes: Vec<u8>,
+    /// The IVF centroids as sign bits, `C × dim / 8` bytes (`C` ≥ 1).
+    pub centroids: Vec<u8>,
+    /// The cluster of each passage (`|P|` entries, each `< C` or [`NO_CLUSTER`]).
+    pub clusters: Vec<u32>,
+    /// Clusters a query scores (1..=`C`).
+    pub nprobe: u32,
 }
 
 /// [`StaticEmbeddingsData`] checked and ready to score.
@@ -75,7 +93,11 @@ pub struct StaticEmbeddings {
     words: Vec<String>,
     idf: Vec<f32>,
     signs: Vec<u8>,
-    passages: VectorIndex,
+    codes: Vec<u8>,
+    centroids: Vec<u8>,
+    nprobe: usize,
+    /// The passages of each cluster, ascending.
+    members: Vec<Vec<u32>>,
 }
 
 fn invalid(message: String) -> Error {
@@ -86,24 +108,27 @@ fn invalid(message: String) -> Error {
     .into()
 }
 
-/// The L2-normalised weighted sum of ±1 sign rows: `rows` yields (row, weight); `None` when no
-/// row has positive weight. Shared by the indexer (passage vectors) and queries.
-pub fn text_vector(
-    signs: &[u8],
+/// Whether dimension `k` of a sign-bit code is set (the vector's value there is ≥ 0).
+fn bit(code: &[u8], k: usize) -> bool {
+    code[k / 8] >> (k % 8) & 1 == 1
+}
+
+/// The L2-normalised weighted sum of ±1 sign rows (`dim / 8` bytes each, laid out as
+/// [`StaticEmbeddingsData::signs`]) with their weights; `None` when no row has positive weight.
+/// Shared by the indexer (passage vectors) and queries, so both sum in the same order.
+pub fn text_vector<'a>(
     dim: usize,
-    rows: impl IntoIterator<Item = (usize, f32)>,
+    rows: impl IntoIterator<Item = (&'a [u8], f32)>,
 ) -> Option<Vec<f32>> {
-    let bytes = dim / 8;
     let mut v = vec![0f32; dim];
     let mut any = false;
-    for (row, w) in rows {
+    for (code, w) in rows {
         if w <= 0.0 {
             continue;
         }
         any = true;
-        let code = &signs[row * bytes..(row + 1) * bytes];
         for (k, x) in v.iter_mut().enumerate() {
-            if code[k / 8] >> (k % 8) & 1 == 1 {
+            if bit(code, k) {
                 *x += w;
             } else {
                 *x -= w;
@@ -118,14 +143,108 @@ pub fn text_vector(
     Some(v)
 }
 
+/// The sign bits of `v` (`v.len() / 8` bytes, laid out as [`StaticEmbeddingsData::signs`]).
+pub fn sign_bits(v: &[f32]) -> Vec<u8> {
+    let mut out = vec![0u8; v.len().div_ceil(8)];
+    for (k, &x) in v.iter().enumerate() {
+        if x >= 0.0 {
+            out[k / 8] |= 1 << (k % 8);
+        }
+    }
+    out
+}
+
+/// `2 + cos(q, code)` for a unit query vector `q` (`dim` values) and a sign-bit code read as
+/// ±1 per dimension (norm `√dim`): in [1, 3], above the 0 of an unscored passage. Sums in
+/// dimension order in f32, so every platform gives the same value.
+pub fn code_score(q: &[f32], code: &[u8]) -> f64 {
+    let mut dot = 0f32;
+    for (k, &x) in q.iter().enumerate() {
+        if bit(code, k) {
+            dot += x;
+        } else {
+            dot -= x;
+        }
+    }
+    2.0 + f64::from(dot / (q.len() as f32).sqrt())
+}
+
+/// The `nprobe` clusters whose centroids (sign bits, `dim / 8` bytes each) score highest
+/// against `q` ([`code_score`]), best first, ties to the lower id.
+pub fn probe(q: &[f32], centroids: &[u8], nprobe: usize) -> Vec<u32> {
+    let bytes = q.len() / 8;
+    let mut scored: Vec<(u32, f64)> = centroids
+        .chunks_exact(bytes)
+        .enumerate()
+        .map(|(c, code)| (c as u32, code_score(q, code)))
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored.truncate(nprobe);
+    scored.into_iter().map(|(c, _)| c).collect()
+}
+
+/// The static query vector of `text`: [`text_vector`] of its [`words`] in order, each as
+/// `lookup(word)` = (sign row, IDF) when it is in the vocabulary. `None` when no word is.
+/// [`StaticEmbeddings::embed`] and the index in pieces ([`crate::split`]) both call it.
+pub fn query_vector<'a>(
+    text: &str,
+    dim: usize,
+    lookup: impl Fn(&str) -> Option<(&'a [u8], f32)>,
+) -> Option<Vec<f32>> {
+    let rows: Vec<(&[u8], f32)> = words(text).filter_map(|w| lookup(&w)).collect();
+    text_vector(dim, rows)
+}
+
+/// Checks the IVF fields of `d` for `passages` passages and returns each cluster's members.
+fn check_ivf(d: &StaticEmbeddingsData, passages: usize) -> Result<Vec<Vec<u32>>> {
+    let bytes = d.dim as usize / 8;
+    if d.codes.len() != passages * bytes {
+        return Err(invalid(format!(
+            "{} code bytes for {passages} passages of {} dimensions (expected {})",
+            d.codes.len(),
+            d.dim,
+            passages * bytes
+        )));
+    }
+    if d.centroids.is_empty() || d.centroids.len() % bytes != 0 {
+        return Err(invalid(format!(
+            "{} centroid bytes: expected a positive multiple of {bytes}",
+            d.centroids.len()
+        )));
+    }
+    let c = d.centroids.len() / bytes;
+    if d.nprobe == 0 || d.nprobe as usize > c {
+        return Err(invalid(format!("nprobe {} outside 1..={c}", d.nprobe)));
+    }
+    if d.clusters.len() != passages {
+        return Err(invalid(format!(
+            "{} cluster entries for {passages} passages",
+            d.clusters.len()
+        )));
+    }
+    let mut members = vec![Vec::new(); c];
+    for (j, &k) in d.clusters.iter().enumerate() {
+        match members.get_mut(k as usize) {
+            Some(m) => m.push(j as u32),
+            None if k == NO_CLUSTER => {}
+            None => {
+                return Err(invalid(format!(
+                    "passage {j} is in cluster {k}, expected < {c}"
+                )));
+            }
+        }
+    }
+    Ok(members)
+}
+
 impl StaticEmbeddings {
     /// Checks `d` against an index of `passages` passages.
     ///
     /// # Errors
     /// [`FormatProblem::Invalid`] (field `static_embeddings`) naming what does not fit: a
     /// dimension that is not a positive multiple of 8, unsorted or repeated words, `df` or
-    /// `signs` of the wrong length, a `df` of 0 or above `passages`, passage vectors of the
-    /// wrong shape.
+    /// `signs` of the wrong length, a `df` of 0 or above `passages`, codes, centroids or
+    /// clusters of the wrong shape, a cluster id out of range, `nprobe` outside 1..=`C`.
     pub fn from_data(d: StaticEmbeddingsData, passages: usize) -> Result<Self> {
         let dim = d.dim as usize;
         if dim == 0 || dim % 8 != 0 {
@@ -160,16 +279,17 @@ impl StaticEmbeddings {
                 d.words.len() * dim / 8
             )));
         }
-        d.passages
-            .check(passages, dim)
-            .map_err(|m| invalid(format!("passages: {m}")))?;
+        let members = check_ivf(&d, passages)?;
         Ok(Self {
             idf: d.df.iter().map(|&f| idf(f, passages)).collect(),
             model: d.model,
             dim,
             words: d.words,
             signs: d.signs,
-            passages: VectorIndex::new(d.passages),
+            codes: d.codes,
+            centroids: d.centroids,
+            nprobe: d.nprobe as usize,
+            members,
         })
     }
 
@@ -189,44 +309,49 @@ impl StaticEmbeddings {
     }
 
     /// The text vector of `text` (`dim` values, unit length), or `None` when it has no word of
-    /// the vocabulary.
+    /// the vocabulary ([`query_vector`]).
     pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        let rows: Vec<(usize, f32)> = words(text)
-            .filter_map(|w| self.row(&w))
-            .map(|r| (r, self.idf[r]))
-            .collect();
-        text_vector(&self.signs, self.dim, rows)
+        let bytes = self.dim / 8;
+        query_vector(text, self.dim, |w| {
+            self.row(w)
+                .map(|r| (&self.signs[r * bytes..(r + 1) * bytes], self.idf[r]))
+        })
     }
 
-    /// Cosine of `text`'s vector with every passage's (`|P|` values in passage order), or `None`
-    /// when `text` has no word of the vocabulary.
+    /// The static score of every passage for `text` (`|P|` values in passage order): the
+    /// [`code_score`] of each passage in the clusters [`probe`] picks for its vector, 0 for the
+    /// others; `None` when `text` has no word of the vocabulary.
     pub fn scores(&self, text: &str) -> Option<Vec<f64>> {
         let q = self.embed(text)?;
-        let mut s = Vec::new();
-        self.passages.cosine_all(&q, &mut s);
-        Some(s.into_iter().map(f64::from).collect())
+        let bytes = self.dim / 8;
+        let mut s = vec![0.0; self.codes.len() / bytes];
+        for c in probe(&q, &self.centroids, self.nprobe) {
+            for &j in &self.members[c as usize] {
+                let j = j as usize;
+                s[j] = code_score(&q, &self.codes[j * bytes..(j + 1) * bytes]);
+            }
+        }
+        Some(s)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vectors::Quantization;
 
     fn data() -> StaticEmbeddingsData {
-        // Two 8-d words: "list" = all +1, "sort" = +1 on the first four dims only.
-        let passages = [
-            text_vector(&[0xff, 0x0f], 8, [(0, 1.0)]).unwrap(),
-            text_vector(&[0xff, 0x0f], 8, [(1, 1.0)]).unwrap(),
-        ]
-        .concat();
+        // Two 8-d words: "list" = all +1, "sort" = +1 on the first four dims only; passage 0
+        // is "list", passage 1 "sort", each its own cluster, both probed.
         StaticEmbeddingsData {
             model: "test".into(),
             dim: 8,
             words: vec!["list".into(), "sort".into()],
             df: vec![1, 1],
             signs: vec![0xff, 0x0f],
-            passages: Vectors::from_f32(8, &passages, Quantization::F32),
+            codes: vec![0xff, 0x0f],
+            centroids: vec![0xff, 0x0f],
+            clusters: vec![0, 1],
+            nprobe: 2,
         }
     }
 
@@ -235,37 +360,54 @@ mod tests {
         let s = StaticEmbeddings::from_data(data(), 2).unwrap();
         let sort = s.scores("Sorting? no: SORT").unwrap();
         assert!(
-            (sort[1] - 1.0).abs() < 1e-6 && sort[0].abs() < 1e-6,
+            (sort[1] - 3.0).abs() < 1e-6 && (sort[0] - 2.0).abs() < 1e-6,
             "{sort:?}"
         );
         let list = s.scores("a list").unwrap();
         assert!(
-            (list[0] - 1.0).abs() < 1e-6 && list[1].abs() < 1e-6,
+            (list[0] - 3.0).abs() < 1e-6 && (list[1] - 2.0).abs() < 1e-6,
             "{list:?}"
         );
         assert!(s.scores("nothing known").is_none());
     }
 
     #[test]
+    fn only_probed_clusters_are_scored() {
+        let mut d = data();
+        d.nprobe = 1;
+        let s = StaticEmbeddings::from_data(d, 2).unwrap();
+        assert_eq!(s.scores("sort").unwrap()[0], 0.0);
+        assert_eq!(s.scores("list").unwrap()[1], 0.0);
+        let mut d = data();
+        d.clusters[1] = NO_CLUSTER;
+        let s = StaticEmbeddings::from_data(d, 2).unwrap();
+        assert_eq!(s.scores("sort").unwrap()[1], 0.0);
+    }
+
+    #[test]
+    fn probe_orders_centroids_by_score_then_id() {
+        let q = text_vector(8, [(&[0x0f_u8][..], 1.0)]).unwrap();
+        assert_eq!(probe(&q, &[0xff, 0x0f, 0x0f], 3), [1, 2, 0]);
+        assert_eq!(probe(&q, &[0xff, 0x0f, 0x0f], 1), [1]);
+    }
+
+    #[test]
     fn malformed_data_names_the_problem() {
-        let mut d = data();
-        d.words.reverse();
-        let e = StaticEmbeddings::from_data(d, 2).unwrap_err().to_string();
-        assert!(
-            e.contains("static_embeddings") && e.contains("sorted"),
-            "{e}"
-        );
-        let mut d = data();
-        d.signs.pop();
-        let e = StaticEmbeddings::from_data(d, 2).unwrap_err().to_string();
-        assert!(e.contains("sign bytes"), "{e}");
-        let mut d = data();
-        d.df[0] = 3;
-        let e = StaticEmbeddings::from_data(d, 2).unwrap_err().to_string();
-        assert!(e.contains("df 3"), "{e}");
+        let check = |f: fn(&mut StaticEmbeddingsData), want: &str| {
+            let mut d = data();
+            f(&mut d);
+            let e = StaticEmbeddings::from_data(d, 2).unwrap_err().to_string();
+            assert!(e.contains("static_embeddings") && e.contains(want), "{e}");
+        };
+        check(|d| d.words.reverse(), "sorted");
+        check(|d| _ = d.signs.pop(), "sign bytes");
+        check(|d| d.df[0] = 3, "df 3");
+        check(|d| d.dim = 12, "multiple of 8");
+        check(|d| _ = d.codes.pop(), "code bytes");
+        check(|d| d.centroids.clear(), "centroid bytes");
+        check(|d| d.nprobe = 3, "nprobe 3");
+        check(|d| d.clusters[0] = 2, "cluster 2");
+        check(|d| _ = d.clusters.pop(), "cluster entries");
         assert!(StaticEmbeddings::from_data(data(), 3).is_err());
-        let mut d = data();
-        d.dim = 12;
-        assert!(StaticEmbeddings::from_data(d, 2).is_err());
     }
 }

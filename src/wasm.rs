@@ -14,8 +14,8 @@ use js_sys::{Array, Float32Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::Error;
 use crate::encoder::{Encoder, HashedNgramEncoder};
+use crate::js_error::{js_error, to_js_error};
 use crate::retriever::{QueryInput, RetrieveOptions, Retriever};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -86,19 +86,6 @@ export interface IndexInfo {
   build: { synonymyThreshold: number; synonymyK: number; quantization: "F32" | "Int8"; generator: string };
 }
 "#;
-
-/// A JS `Error` with the message and a `kind` property (see [`Error::kind`]).
-fn js_error(message: &str, kind: &str) -> JsValue {
-    let e = js_sys::Error::new(message);
-    // Setting a property on a fresh Error object cannot fail.
-    let _ = Reflect::set(&e, &JsValue::from_str("kind"), &JsValue::from_str(kind));
-    e.into()
-}
-
-/// The JS `Error` for a core error: its `Display` text, and `kind` = [`Error::kind`].
-fn to_js_error(e: Error) -> JsValue {
-    js_error(&e.to_string(), e.kind())
-}
 
 /// The JS `Error` for a malformed request (`kind: "request"`).
 fn request_error(message: String) -> JsValue {

@@ -1,12 +1,12 @@
-//! How small can the static passage vectors of a site index be? Input for the index fetched in
-//! pieces: with damping 0 (the site's default) a lean query needs the BM25 postings of its
-//! terms, the sign rows of its words and a static score for every passage, and the passage
-//! vectors (int8, `|P| × 384` bytes) are what no first search can afford to download.
+//! How small can the static passage vectors of a site index be? The design input of the index
+//! in pieces: with damping 0 (the site's default) a lean query needs the BM25 postings of its
+//! terms, the sign rows of its words and a static score for every passage, and full passage
+//! vectors (int8: `|P| × 384` bytes) are what no first search can afford to download.
 //!
 //! For each docs question (`[{q, gold_pages, split}]`) the site's ranking — the reciprocal-rank
 //! fusion by page of BM25 and the static scores (`scores::page_rrf`, k 60, depth 100) — with the
-//! static scores computed from: the stored int8 vectors (what sites do today); f32 vectors
-//! recomputed from the text; their sign bits (the query stays f32); and an inverted-file (IVF)
+//! static scores computed from: the index's own (format 5: sign-bit codes in its IVF clusters;
+//! format 4 stored int8 vectors); f32 vectors recomputed from the text; their sign bits (the query stays f32); and an inverted-file (IVF)
 //! search over the sign bits: spherical k-means into `C` clusters, the `nprobe` clusters whose
 //! centroids are nearest the query scored, the other passages left without a static score.
 //! Bytes per query are the codes a query reads (centroids as sign bits + the probed clusters'
@@ -98,7 +98,7 @@ fn main() {
     let pb: Vec<Vec<f32>> = pv.iter().map(|v| bits(v)).collect();
     let np = pv.len();
     let mut ivf = Vec::new();
-    for c in [64usize, 256] {
+    for c in [128usize, 256] {
         let (cent, assign) = kmeans(
             &pb.iter()
                 .map(|v| {
@@ -117,14 +117,14 @@ fn main() {
         ivf.push((c, cb, members));
     }
     let names: Vec<String> = [
-        "int8 stored (today)",
+        "the index's own",
         "f32 recomputed",
         "sign bits, exact scan",
     ]
     .iter()
     .map(|s| s.to_string())
     .chain(ivf.iter().flat_map(|(c, _, _)| {
-        [4usize, 8, 16, 32].map(move |p| format!("sign bits, IVF C={c} nprobe={p}"))
+        [6usize, 8, 12, 16].map(move |p| format!("sign bits, IVF C={c} nprobe={p}"))
     }))
     .collect();
     let mut rows: Vec<Row> = names.iter().map(|_| Row::default()).collect();
@@ -157,7 +157,7 @@ fn main() {
                     .total_cmp(&dot(&qv, &cb[a]))
                     .then(a.cmp(&b))
             });
-            for nprobe in [4usize, 8, 16, 32] {
+            for nprobe in [6usize, 8, 12, 16] {
                 let mut s = vec![0f64; np];
                 let mut n = 0;
                 for &k in &order[..nprobe.min(*c)] {

@@ -51,6 +51,16 @@ pub(crate) struct EvalArgs {
     /// `search.damping`); hipporag1's rows are then meaningless.
     #[arg(long, default_value_t = 0.5)]
     pub(crate) damping: f64,
+    /// Also rank every question through the index in pieces of this site output directory
+    /// (`DIR/_hipporag`, as `hipporag site --full-index` writes it beside the single file) in
+    /// bm25 and hybrid, and fail unless both give the same top-k (passages and scores). Needs
+    /// `--damping 0 --phrase-weight 0` (a site's defaults).
+    #[arg(long)]
+    pub(crate) pieces: Option<PathBuf>,
+    /// Write every mode's ranking of every question to this JSON file: `[{mode, runs: [{id,
+    /// entities, ranking, scores}]}]` (passage ids, best first; pages with `--pages`).
+    #[arg(long)]
+    pub(crate) rankings: Option<PathBuf>,
 }
 
 pub(crate) fn run(a: EvalArgs) -> Result<()> {
@@ -97,6 +107,22 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         pages,
     };
     let (table, runs) = evaluate(&r, encoder.as_ref(), &questions, &modes, &set)?;
+    if let Some(dir) = &a.pieces {
+        check_pieces(dir, &r, &questions, &set)?;
+    }
+    if let Some(path) = &a.rankings {
+        let out: Vec<serde_json::Value> = table
+            .iter()
+            .zip(&runs)
+            .map(|(row, runs)| serde_json::json!({ "mode": row.mode, "runs": runs }))
+            .collect();
+        hipporag_indexer::files::write_atomic(
+            path,
+            serde_json::to_string(&out)
+                .expect("serialisable")
+                .as_bytes(),
+        )?;
+    }
     if a.json {
         println!(
             "{}",
@@ -157,5 +183,54 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// `--pieces`: the index in pieces of `dir` must rank every question as the single file does.
+fn check_pieces(
+    dir: &std::path::Path,
+    r: &hipporag_wasm::Retriever,
+    questions: &[hipporag_indexer::eval::EvalQuestion],
+    set: &EvalSet<'_>,
+) -> Result<()> {
+    use hipporag_indexer::Error;
+    let entry_path = dir.join("hipporag-entry.json");
+    let entry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&entry_path).map_err(|e| Error::io(&entry_path, e))?)
+            .map_err(|e| Error::InvalidRequest(format!("{}: {e}", entry_path.display())))?;
+    let Some(meta) = entry["pieces"].as_str() else {
+        return Err(Error::InvalidRequest(format!(
+            "{}: no \"pieces\" (a lean site's index in pieces)",
+            entry_path.display()
+        )));
+    };
+    let (sub, name) = meta.rsplit_once('/').unwrap_or(("", meta));
+    let pieces = hipporag_indexer::split::PieceDir::new(dir.join(sub));
+    let mut split = pieces.open(name)?;
+    let depth = 8 * set.ks.iter().copied().max().unwrap_or(5);
+    let bad = hipporag_indexer::eval::pieces_disagreements(
+        r,
+        &pieces,
+        &mut split,
+        questions,
+        &set.options,
+        depth,
+    )?;
+    if let Some(d) = bad.first() {
+        return Err(Error::InvalidRequest(format!(
+            "{} of {} rankings differ between the index in pieces and the single file; first: question {} in {}: single {:?}, pieces {:?}",
+            bad.len(),
+            2 * questions.len(),
+            d.id,
+            d.mode,
+            &d.single[..d.single.len().min(5)],
+            &d.pieces[..d.pieces.len().min(5)]
+        )));
+    }
+    eprintln!(
+        "index in pieces ({}): {} questions × bm25, hybrid rank as the single file (top {depth}, passages and scores)",
+        dir.display(),
+        questions.len()
+    );
     Ok(())
 }

@@ -10,6 +10,8 @@
 //! * `hipporag eval I --questions Q` — recall@2/@5 of every mode in one run ([`eval`]).
 //! * `hipporag info I` — the header and each section's size ([`info`]).
 //! * `hipporag site DIR` — a static site's search index and UI in `DIR/_hipporag/` ([`site`]).
+//! * `hipporag pieces I --out DIR` — an index file as the index in pieces a page fetches
+//!   ([`pieces`]).
 
 use std::process::ExitCode;
 
@@ -20,6 +22,7 @@ mod eval;
 mod index;
 mod info;
 mod openie;
+mod pieces;
 mod query;
 mod site;
 
@@ -51,6 +54,8 @@ enum Command {
     },
     /// Index a built static site (HTML, or Markdown) into DIR/_hipporag/ with a search UI.
     Site(site::SiteArgs),
+    /// Write an index file as the index in pieces a page fetches (DIR/index/, DIR/hipporag-entry.json).
+    Pieces(pieces::PiecesArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +70,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => eval::run(a),
         Command::Info { index } => info::run(&index),
         Command::Site(a) => site::run(a),
+        Command::Pieces(a) => pieces::run(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -57,6 +57,13 @@ pub(crate) struct SiteArgs {
     /// (91 MB). README, "Semantic tier", has the measured effect on ranking.
     #[arg(long, value_enum, default_value_t = ModelWeights::Int8)]
     pub(crate) model_weights: ModelWeights,
+    /// Also write the single-file index (the graph, phrases, facts and vectors, ~16 MB gzipped
+    /// on Python's docs), which the page fetches only when a search asks for `hipporag1`,
+    /// `hipporag2` or `dense`. Without it the site holds the index in pieces alone, which
+    /// serves the site's default `hybrid` search and `bm25`. (A `--encoder minilm` site always
+    /// has it.)
+    #[arg(long)]
+    pub(crate) full_index: bool,
 }
 
 /// `hipporag site --model-weights`.
@@ -179,6 +186,8 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
             ..Default::default()
         },
         exclude: a.exclude,
+        full_index: a.full_index,
+        split: Default::default(),
     };
     let r = hipporag_indexer::site::build_site(&a.dir, encoder, words, &opts, &Bars::new())?;
     let secs = t0.elapsed().as_secs_f64();
@@ -193,8 +202,23 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         );
         return Ok(());
     }
+    let written = match (&r.pieces_meta, &r.index_file) {
+        (Some(_), index) => format!(
+            "index in pieces: {} term, {} cluster, {} fragment pieces ({} bytes){}",
+            r.piece_counts[0],
+            r.piece_counts[1],
+            r.piece_counts[2],
+            r.pieces_bytes,
+            index.as_ref().map_or(String::new(), |f| format!(
+                "; {f} ({} bytes)",
+                r.index_bytes
+            ))
+        ),
+        (None, Some(f)) => format!("{f} ({} bytes)", r.index_bytes),
+        (None, None) => String::new(),
+    };
     log::info!(
-        "{}: {} pages, {} passages, {} phrases, {} words with static embeddings; OpenIE reused for {} passages, {} embeddings reused, {} encoded; {} ({} bytes); {:.2} s",
+        "{}: {} pages, {} passages, {} phrases, {} words with static embeddings; OpenIE reused for {} passages, {} embeddings reused, {} encoded; {}; {:.2} s",
         a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),
         r.pages,
         r.passages,
@@ -203,8 +227,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         r.openie_cached,
         r.vectors_cached,
         r.vectors_encoded,
-        r.index_file,
-        r.index_bytes,
+        written,
         secs
     );
     println!(

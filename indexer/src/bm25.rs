@@ -16,12 +16,21 @@ use hipporag_wasm::index::Passage;
 /// heading path says what the passage is about).
 pub const TITLE_WEIGHT: usize = 3;
 
-/// The stems of `language`'s stopwords.
-fn stopword_terms(language: Language) -> HashSet<String> {
+/// `language`'s stopwords (NLTK's list, the `stop-words` crate), lowercased: left out of the
+/// BM25 terms (as stems) and of the static embeddings' vocabulary.
+pub fn stopwords(language: Language) -> HashSet<String> {
     let code = match language {
         Language::English => "en",
     };
     stop_words::get(code)
+        .iter()
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// The stems of `language`'s stopwords.
+pub fn stopword_terms(language: Language) -> HashSet<String> {
+    stopwords(language)
         .iter()
         .flat_map(|w| terms(w, language))
         .collect()

@@ -237,6 +237,8 @@ pub struct QuestionRun {
     pub entities: Vec<String>,
     /// Ranked passage ids (top `max(ks)`).
     pub ranking: Vec<u32>,
+    /// Their scores, as the retriever gave them.
+    pub scores: Vec<f64>,
 }
 
 /// What [`evaluate`] measures, beside the questions.
@@ -290,6 +292,15 @@ pub fn evaluate(
                 ranking = first_per_page(&ranking, pages);
                 ranking.truncate(kmax);
             }
+            let scores = ranking
+                .iter()
+                .map(|id| {
+                    res.passages
+                        .iter()
+                        .find(|p| p.id == *id)
+                        .map_or(0.0, |p| p.score)
+                })
+                .collect();
             for ((s, h), &k) in sums.iter_mut().zip(&mut hits).zip(ks) {
                 *s += recall_at(&ranking, &q.gold, k);
                 *h += hit_at(&ranking, &q.gold, k);
@@ -298,6 +309,7 @@ pub fn evaluate(
                 id: q.id.clone(),
                 entities: query.entities.clone(),
                 ranking,
+                scores,
             });
         }
         let n = questions.len().max(1) as f64;
@@ -311,6 +323,79 @@ pub fn evaluate(
         runs.push(mode_runs);
     }
     Ok((table, runs))
+}
+
+/// A question on which the index in pieces and the single file rank differently.
+#[derive(Debug, Clone, Serialize)]
+pub struct PiecesDisagreement {
+    /// Question id.
+    pub id: String,
+    /// The mode.
+    pub mode: Mode,
+    /// The single file's top-k (passage, score).
+    pub single: Vec<(u32, f64)>,
+    /// The pieces' top-k (passage, score).
+    pub pieces: Vec<(u32, f64)>,
+}
+
+/// Ranks every question in `bm25` and `hybrid` (with `options`' damping, which must be 0, and
+/// phrase weight 0) through the single file and through the index in pieces read from `dir`,
+/// top `top_k`, and returns where they differ (passage ids or score bits): the check that
+/// pieces and single file give the same answers.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] for options the pieces do not serve; a retrieval's or a piece's
+/// error.
+pub fn pieces_disagreements(
+    retriever: &Retriever,
+    dir: &crate::split::PieceDir,
+    split: &mut hipporag_wasm::split::SplitIndex,
+    questions: &[EvalQuestion],
+    options: &RetrieveOptions,
+    top_k: usize,
+) -> Result<Vec<PiecesDisagreement>> {
+    if options.damping != 0.0 || options.phrase_weight != 0.0 {
+        return Err(Error::InvalidRequest(
+            "the index in pieces ranks with damping 0 and phrase weight 0 (a site's defaults)"
+                .into(),
+        ));
+    }
+    let mut out = Vec::new();
+    for q in questions {
+        for mode in [Mode::Bm25, Mode::Hybrid] {
+            let opts = RetrieveOptions {
+                mode,
+                top_k,
+                ..options.clone()
+            };
+            let input = hipporag_wasm::retriever::QueryInput {
+                question: Some(&q.question),
+                ..Default::default()
+            };
+            // A question with no term in the index: the single file falls back to dense
+            // ranking (no query embedding here: an error), the pieces rank nothing.
+            let single: Vec<(u32, f64)> = match retriever.retrieve(&input, &opts) {
+                Ok(r) => r.passages.iter().map(|p| (p.id, p.score)).collect(),
+                Err(_) => Vec::new(),
+            };
+            let pieces: Vec<(u32, f64)> = dir
+                .search(split, &q.question, mode, options.static_weight, top_k)?
+                .into_iter()
+                .map(|(j, s)| (j as u32, s))
+                .collect();
+            let bits =
+                |v: &[(u32, f64)]| v.iter().map(|&(j, s)| (j, s.to_bits())).collect::<Vec<_>>();
+            if bits(&single) != bits(&pieces) {
+                out.push(PiecesDisagreement {
+                    id: q.id.clone(),
+                    mode,
+                    single,
+                    pieces,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

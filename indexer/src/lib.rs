@@ -36,6 +36,7 @@ pub mod openie;
 pub mod progress;
 #[cfg(feature = "site")]
 pub mod site;
+pub mod split;
 pub mod static_embeddings;
 
 pub use error::{Error, Result};

@@ -5,17 +5,25 @@
 // two pages (a tutorial or HOWTO page and a reference page) in the default UI in headless
 // Chromium: both pages must be among the results. It also drives the JS API (init, search,
 // result.data(), debouncedSearch) and writes the figures to tests/e2e/out/site_figures.json.
-// A second page gets the modal form in its header and is driven by keyboard only.
+// A second page gets the modal form in its header and is driven by keyboard only. The site is
+// built with --full-index too, so every CoNaLa question (../shared/data/pydocs) is ranked by
+// the single file and by the index in pieces natively (`hipporag eval --pieces`, which fails on
+// any difference) and by the pieces in Chromium, and all three must agree; a damaged or
+// missing piece must show an error on the page, never results.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
-import { median, outDir, root, servedSite } from "./harness.mjs";
+import { data, median, outDir, root, servedSite } from "./harness.mjs";
 
 const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const dir = join(root, "out", "pydocs-e2e");
+const hipporag = join(root, "target", "release", "hipporag");
+const conala = join(data, "pydocs", "conala_pydocs.json");
+/** The single file's hybrid ranking of every CoNaLa question (pages, with scores). */
+let native;
 // Generated listings, not documentation: the index of every name and the table of contents.
 const EXCLUDE = ["genindex*.html", "contents.html", "py-modindex.html"];
 const QUESTIONS = [
@@ -34,17 +42,36 @@ const env = servedSite({
     rmSync(dir, { recursive: true, force: true });
     cpSync(DOCS, dir, { recursive: true, dereference: true });
     const t = performance.now();
-    const out = execFileSync(
-      join(root, "target", "release", "hipporag"),
-      ["site", dir, "--json", ...EXCLUDE.flatMap((g) => ["--exclude", g])],
-      {
-        encoding: "utf8",
-        env: { ...process.env, RUST_LOG: "warn" },
-      },
-    );
+    const out = execFileSync(hipporag, ["site", dir, "--json", "--full-index", ...EXCLUDE.flatMap((g) => ["--exclude", g])], {
+      encoding: "utf8",
+      env: { ...process.env, RUST_LOG: "warn" },
+    });
     build = { ...JSON.parse(out), wallMs: performance.now() - t };
     // The lean tier's static word embeddings are built by default (all-MiniLM-L6-v2 per word).
     assert.ok(build.staticWords > 10000, `static word embeddings: ${build.staticWords} words`);
+    // Natively, the pieces rank every question as the single file does (eval fails otherwise),
+    // and the single file's rankings are kept for the page to match.
+    const rankings = join(root, "out", "pydocs-e2e-rankings.json");
+    execFileSync(
+      hipporag,
+      [
+        "eval",
+        join(dir, "_hipporag", build.indexFile),
+        "--questions",
+        conala,
+        "--pages",
+        "--phrase-weight",
+        "0",
+        "--damping",
+        "0",
+        "--pieces",
+        join(dir, "_hipporag"),
+        "--rankings",
+        rankings,
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+    native = JSON.parse(readFileSync(rankings, "utf8")).find((m) => m.mode === "hybrid").runs;
     // What a site owner adds to a page: one element, one script.
     const page = join(dir, "index.html");
     const html = readFileSync(page, "utf8");
@@ -94,6 +121,13 @@ test("Python's docs: questions spanning two pages return both, from the default 
       `results link to url#anchor: ${urls}`,
     );
   }
+  // The default search reads the index in pieces: neither the single file nor the retriever's
+  // wasm is fetched for it.
+  assert.ok(
+    requests.some((u) => u.includes("/_hipporag/index/")),
+    "pieces fetched",
+  );
+  assert.ok(!requests.some((u) => u.endsWith(".hipporag") || u.endsWith("hipporag_wasm_bg.wasm")), requests.join(" "));
   // The explanation toggle.
   await page.locator("#hipporag-search details.hipporag-why summary").click();
   // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page), no phrase
@@ -148,25 +182,25 @@ test("Python's docs: questions spanning two pages return both, from the default 
   );
 
   const out = join(dir, "_hipporag");
-  const indexFile = readdirSync(out).find((f) => f.startsWith("index."));
-  const indexBytes = readFileSync(join(out, indexFile));
-  const wasm = readFileSync(join(out, "hipporag_wasm_bg.wasm"));
+  const pieces = readdirSync(join(out, "index")).map((f) => readFileSync(join(out, "index", f)).length);
+  const wasm = readFileSync(join(out, "hipporag_search_bg.wasm"));
   const figures = {
     pages: build.pages,
     passages: build.passages,
     phrases: build.phrases,
     buildSeconds: build.seconds,
-    indexBytes: indexBytes.length,
-    indexBytesGzip: gzipSync(indexBytes, { level: 9 }).length,
-    wasmBytesGzip: gzipSync(wasm, { level: 9 }).length,
+    pieces: pieces.length,
+    piecesBytesGzip: pieces.reduce((a, b) => a + b, 0),
+    singleFileBytes: build.indexBytes,
+    searchWasmBytesGzip: gzipSync(wasm, { level: 9 }).length,
     firstSearchMs,
     medianQueryMs: median(api.times),
   };
   writeFileSync(join(outDir, "site_figures.json"), JSON.stringify(figures, null, 2) + "\n");
   console.log(
     `python3.11 docs: ${figures.pages} pages, ${figures.passages} passages, ${figures.phrases} phrases; built in ${figures.buildSeconds.toFixed(1)} s; ` +
-      `index ${(figures.indexBytes / 1e6).toFixed(1)} MB (${(figures.indexBytesGzip / 1e6).toFixed(1)} MB gzipped), wasm ${(figures.wasmBytesGzip / 1e3).toFixed(0)} kB gzipped; ` +
-      `first search (cold, index load included) ${figures.firstSearchMs.toFixed(0)} ms after navigation; median query ${figures.medianQueryMs.toFixed(1)} ms`,
+      `index in ${figures.pieces} pieces, ${(figures.piecesBytesGzip / 1e6).toFixed(1)} MB gzipped; search wasm ${(figures.searchWasmBytesGzip / 1e3).toFixed(0)} kB gzipped; ` +
+      `first search (cold) ${figures.firstSearchMs.toFixed(0)} ms after navigation; median query ${figures.medianQueryMs.toFixed(1)} ms`,
   );
   await context.close();
 });
@@ -214,4 +248,57 @@ test("Python's docs: the modal opens with / and Ctrl-K, is keyboard navigable an
   await Promise.all([page.waitForURL((u) => u.href === new URL(urls[0], env.server.origin).href), page.keyboard.press("Enter")]);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("Python's docs: in Chromium the index in pieces ranks every CoNaLa question as the single file does", async () => {
+  const questions = JSON.parse(readFileSync(conala, "utf8"));
+  assert.equal(native.length, questions.length);
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/index.html`);
+  const ranked = await page.evaluate(
+    async (qs) => {
+      const h = await import("/_hipporag/hipporag-site.js");
+      const out = [];
+      for (const q of qs) {
+        const s = await h.search(q, { topK: 10 });
+        out.push(s.results.map((r) => [r.id, r.score]));
+      }
+      return out;
+    },
+    questions.map((q) => q.q),
+  );
+  let compared = 0;
+  for (const [i, run] of native.entries()) {
+    // The page lists passages with a positive score; the single file's top k may end in zeros.
+    const want = run.ranking.map((id, k) => [id, run.scores[k]]).filter(([, s]) => s > 0);
+    assert.deepEqual(ranked[i], want, `question ${run.id}: ${questions[i].q}`);
+    compared += want.length;
+  }
+  assert.ok(compared > 4000, `${compared} ranked pages compared`);
+  await context.close();
+});
+
+test("Python's docs: a damaged or missing piece is an error on the page, never results", async () => {
+  const entry = JSON.parse(readFileSync(join(dir, "_hipporag", "hipporag-entry.json"), "utf8"));
+  for (const [damage, want] of [
+    [(route, body) => route.fulfill({ body: Buffer.from(body.map((b, i) => (i === 20 ? b ^ 1 : b))) }), /piece corrupt or stale/],
+    [(route) => route.fulfill({ status: 404, body: "gone" }), /HTTP 404.*reload the page/],
+  ]) {
+    const context = await env.browser.newContext();
+    // Every piece but the meta piece (as after a rebuild, for a page that loaded the old one).
+    await context.route("**/_hipporag/index/*.bin", async (route) => {
+      if (route.request().url().endsWith(entry.pieces)) return route.continue();
+      const body = [...readFileSync(join(dir, "_hipporag", "index", route.request().url().split("/").pop()))];
+      return damage(route, body);
+    });
+    const page = await context.newPage();
+    await page.goto(`${env.server.origin}/index.html`);
+    await page.locator("#hipporag-search input").fill(QUESTIONS[1].q);
+    await page.waitForSelector('#hipporag-search[data-state="error"]', { timeout: 60000 });
+    const status = await page.locator("#hipporag-search .hipporag-status").innerText();
+    assert.match(status, want);
+    assert.equal(await page.locator("#hipporag-search li.hipporag-result").count(), 0, "no results");
+    await context.close();
+  }
 });

@@ -22,6 +22,12 @@ export interface InitOptions {
 export interface SearchOptions {
   /** Pages returned (default 8), drawn from the top `topK × 8` passages. */
   topK?: number;
+  /**
+   * Default: the site's (`hybrid`). A lean site answers `hybrid` and `bm25` from its index in
+   * pieces; `hipporag1`, `hipporag2` and `dense` load the single-file index, which only a site
+   * built with `hipporag site --full-index` (or `--encoder minilm`) has; otherwise the search
+   * rejects with an Error saying so.
+   */
   mode?: SearchMode;
 }
 
@@ -71,6 +77,13 @@ export interface Explanation {
   topPhrases: PhraseScore[];
 }
 
+/**
+ * Why a search failed, on the Error it rejects with (`error.kind`): `piece.missing` (HTTP error:
+ * the site was rebuilt since the page loaded its index; reload), `piece.fetch` (network),
+ * `format.piece_hash` (a piece damaged or of another build), `format.invalid`, `request`.
+ */
+export type SearchErrorKind = "piece.missing" | "piece.fetch" | "format.piece_hash" | "format.invalid" | "request" | string;
+
 export interface ResultData {
   /** The page and the passage's anchor (`baseUrl` + `page.html#anchor`), or null for a passage without a URL. */
   url: string | null;
@@ -79,6 +92,7 @@ export interface ResultData {
   excerpt: string;
   /** The passage text. */
   content: string;
+  /** The phrases a graph mode's score came from; empty for a search of the index in pieces. */
   contributions: Contribution[];
 }
 
@@ -124,7 +138,7 @@ export interface Search {
  * calls it). Resolves to the loaded retriever (hipporag.js's HippoRAG), an object a page need
  * not look into.
  */
-export function init(options?: InitOptions): Promise<object>;
+export function init(options?: InitOptions): Promise<void>;
 
 /** Ranks the site's pages for `query`; a page appears once, as its best-scoring passage. */
 export function search(query: string, options?: SearchOptions): Promise<Search>;

@@ -7,18 +7,25 @@
 //   const first = await s.results[0].data();     // {url, title, excerpt, content, contributions}
 //   const latest = await hipporag.debouncedSearch(query, {}, 300); // null when superseded
 //
-// Everything runs in the page: the index and the wasm module are static files next to this one,
-// and the query never leaves the browser. `init({baseUrl})` prefixes result URLs when the site
-// is not served at the root of its origin.
-import { HippoRAG, fetchBytes } from "./hipporag.js";
-import { encoderFor } from "./hipporag-encoders.js";
-
+// Everything runs in the page, and the query never leaves the browser. A lean site's index is
+// in pieces (hipporag-pieces.js): `init()` fetches the small search module and the meta piece,
+// and each search fetches only the pieces its words need, then the fragments of the results
+// whose `data()` is asked for. The modes the pieces do not serve (hipporag1, hipporag2, dense)
+// load the single-file index when the site has one (`hipporag site --full-index`; a
+// semantic-tier site always has). `init({baseUrl})` prefixes result URLs when the site is not
+// served at the root of its origin.
 const here = new URL("./", import.meta.url);
 let ready = null;
 let baseUrl = "/";
 let seq = 0;
+/** hipporag-entry.json. */
+let entry = null;
 /** Search options from hipporag-entry.json's `search` (mode, phraseWeight, damping). */
 let defaults = {};
+/** The index in pieces (hipporag-pieces.js), when the site has one. */
+let pieces = null;
+/** The single-file index's HippoRAG instance, loaded on first need (`full()`). */
+let fullIndex = null;
 /**
  * The semantic tier (`hipporag site --encoder minilm`): the query encoder's model, fetched
  * only after the first results are shown. null for a lean site (`hashed-ngram-v1`, built into
@@ -26,14 +33,41 @@ let defaults = {};
  */
 let model = null;
 
-/** Loads hipporag-entry.json, the wasm module and the index (once). Resolves to the HippoRAG instance. */
+/**
+ * Loads hipporag-entry.json and what the first search needs (once): the search module and the
+ * meta piece of a site in pieces, else the wasm retriever and the single-file index.
+ */
 export function init({ baseUrl: b } = {}) {
   if (b !== undefined) baseUrl = b.endsWith("/") ? b : b + "/";
   if (!ready) {
     ready = (async () => {
       const res = await fetch(new URL("hipporag-entry.json", here));
       if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
-      const entry = await res.json();
+      entry = await res.json();
+      defaults = entry.search ?? {};
+      if (entry.pieces) {
+        const { openPieces } = await import("./hipporag-pieces.js");
+        pieces = await openPieces(new URL(entry.pieces, here), new URL("hipporag_search_bg.wasm", here));
+      } else {
+        await full();
+      }
+    })();
+    // A failed init (a missing file, a network error) is not cached: the next call tries again.
+    ready.catch(() => (ready = null));
+  }
+  return ready;
+}
+
+/** The single-file index (loaded once): the wasm retriever, the query encoder, the index. */
+function full() {
+  if (!fullIndex) {
+    fullIndex = (async () => {
+      if (!entry.index) {
+        throw new Error(
+          "hipporag: this site's index is in pieces only, which serve the hybrid and bm25 modes; rebuild it with `hipporag site --full-index` for hipporag1, hipporag2 and dense",
+        );
+      }
+      const [{ HippoRAG, fetchBytes }, { encoderFor }] = await Promise.all([import("./hipporag.js"), import("./hipporag-encoders.js")]);
       // The query encoder named in the entry (the index header's), from the registry the demo
       // uses too; an encoder this page lacks fails here, before the index is downloaded.
       const info = { encoder: entry.encoder };
@@ -43,7 +77,6 @@ export function init({ baseUrl: b } = {}) {
         fetchBytes: (url) => fetchBytes(new URL(url, here)),
         modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
       };
-      defaults = entry.search ?? {};
       let encode;
       if (entry.encoder.id === "hashed-ngram-v1") {
         encode = (await encoder.load(info, ctx)).encode;
@@ -67,8 +100,9 @@ export function init({ baseUrl: b } = {}) {
       }
       return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
     })();
+    fullIndex.catch(() => (fullIndex = null));
   }
-  return ready;
+  return fullIndex;
 }
 
 /** A short excerpt: the first ~240 characters of the passage text, on a word boundary. */
@@ -81,10 +115,14 @@ function excerpt(text) {
 
 /**
  * Ranks the site's pages for `query`, by default in the `hybrid` mode (BM25 over passages fused
- * by page with static word-embedding scores, spread by personalized PageRank over phrase and
- * passage nodes). A page appears once, as its best-scoring passage (linked to that passage's
- * `#anchor`), as Pagefind lists pages: `topK` pages are drawn from the top `topK × 8` passages.
+ * by page with static word-embedding scores; `hipporag site` sets damping 0, so no graph walk).
+ * A page appears once, as its best-scoring passage (linked to that passage's `#anchor`), as
+ * Pagefind lists pages: `topK` pages are drawn from the top `topK × 8` passages.
  * Returns {query, mode, tier, refined, results: [{id, score, data()}], explanation, timings}.
+ *
+ * A site in pieces answers `hybrid` (with the entry's defaults) and `bm25` from its pieces;
+ * another `mode` loads the single-file index and runs with that mode's own defaults
+ * (HippoRAG's damping 0.5), or rejects when the site has none.
  *
  * On a semantic-tier site the first searches answer at once from the lean signals (`tier:
  * "lean"`) and start the model's download; `refined` then resolves to the same search with
@@ -93,10 +131,17 @@ function excerpt(text) {
  * are semantic straight away and `refined` is null.
  */
 export async function search(query, { topK = 8, mode } = {}) {
-  const rag = await init();
+  await init();
+  const own = !mode || mode === defaults.mode;
+  if (pieces && (own || mode === "bm25")) {
+    const m = own ? (defaults.mode ?? "hybrid") : mode;
+    const res = await pieces.search(query, { mode: m, topK: topK * 8 });
+    return shapePieces(query, res, m, topK);
+  }
+  const rag = await full();
   // The entry's defaults (`hipporag site` writes {mode: "hybrid", phraseWeight, damping}); another
   // `mode` runs with that mode's own defaults (HippoRAG's damping 0.5).
-  const opts = mode && mode !== defaults.mode ? { topK: topK * 8, mode } : { topK: topK * 8, ...defaults };
+  const opts = own ? { topK: topK * 8, ...defaults } : { topK: topK * 8, mode };
   const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
   if (model && !model.ready && lexicalMode) {
     const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", opts.damping);
@@ -112,6 +157,38 @@ export async function search(query, { topK = 8, mode } = {}) {
     return lean;
   }
   return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", opts.damping);
+}
+
+/** The passage's result data, as both index forms give it. */
+function resultData(p, contributions) {
+  return {
+    url: p.url ? baseUrl + p.url.replace(/^\//, "") : null,
+    title: p.title,
+    excerpt: excerpt(p.text),
+    content: p.text,
+    contributions,
+  };
+}
+
+/** The site's view of a search of the index in pieces: one result per page, `topK` of them. */
+function shapePieces(query, res, mode, topK) {
+  const seen = new Set();
+  const ranked = res.ranked.filter((r) => !seen.has(r.page) && seen.add(r.page)).slice(0, topK);
+  return {
+    query,
+    mode,
+    tier: "lean",
+    refined: null,
+    fallback: null,
+    damping: 0,
+    explanation: { entities: [], seeds: [], facts: [], topPhrases: [] },
+    timings: { entitiesMs: 0, encodeMs: 0, retrieveMs: res.ms },
+    results: ranked.map((r) => ({
+      id: r.id,
+      score: r.score,
+      data: async () => resultData(await pieces.passage(r.id), []),
+    })),
+  };
 }
 
 /**
@@ -140,13 +217,7 @@ function shape(query, res, topK, tier, damping = 0.5) {
     results: passages.map((p) => ({
       id: p.id,
       score: p.score,
-      data: async () => ({
-        url: p.url ? baseUrl + p.url.replace(/^\//, "") : null,
-        title: p.title,
-        excerpt: excerpt(p.text),
-        content: p.text,
-        contributions: p.contributions,
-      }),
+      data: async () => resultData(p, p.contributions),
     })),
   };
 }

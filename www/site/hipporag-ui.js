@@ -74,12 +74,17 @@ function panel(root) {
     let res;
     try {
       res = await debouncedSearch(q, { topK: 8 }, 250);
+      if (!res) return; // superseded by a later keystroke
+      await show(res);
     } catch (e) {
+      // A piece missing, damaged or of another build (e.kind): say so, show nothing partial.
+      list.replaceChildren();
+      why.hidden = true;
       status.textContent = `Search failed: ${e.message}`;
+      root.dataset.state = "error";
       return;
     }
-    if (!res) return; // superseded by a later keystroke
-    await show(res);
+    delete root.dataset.state;
     // A semantic-tier site: the lean results are up; the model's arrive when it has loaded,
     // unless the visitor has typed on.
     if (res.refined) {

@@ -8,14 +8,18 @@
 //!        ──► static word embeddings (MiniLM per word, cached) ──► DIR/_hipporag/ (atomically)
 //! ```
 //!
-//! The output directory holds `index.<hash>.hipporag` (named by the first 16 hex digits of the
-//! SHA-256 of its bytes, so a CDN may cache it forever), `hipporag-entry.json` (which index, its
-//! encoder and counts), the retriever's wasm and JS (`hipporag_wasm_bg.wasm`,
-//! `hipporag_wasm.js`, `hipporag.js`), the JS API `hipporag-site.js` (`init`, `search`,
+//! The output directory holds the index in pieces, `index/{hash}.bin` ([`crate::split`]: named
+//! by the first 16 hex digits of the SHA-256 of their bytes, so a CDN may cache them forever),
+//! for a semantic-tier site or with `full_index` the single file `index.<hash>.hipporag`
+//! (named the same way), `hipporag-entry.json` (the meta piece, the single file, the search
+//! defaults, the encoder and counts), the small search module for the pieces
+//! (`hipporag_search_bg.wasm`, `hipporag_search.js`; beside pieces only), the retriever's wasm
+//! and JS (`hipporag_wasm_bg.wasm`, `hipporag_wasm.js`, `hipporag.js`; beside the single file
+//! only), the JS API `hipporag-site.js` (`init`, `search`,
 //! `debouncedSearch`, `result.data()`, like Pagefind's) with its types `hipporag-site.d.ts`, the
 //! default UI `hipporag-ui.js` + `hipporag-ui.css`, and the two modules they share with the
 //! demo: `hipporag-dom.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
-//! encoder id) — [`UI_FILES`]. It is written to a temporary sibling directory and renamed over the old one:
+//! encoder id), and the pieces' loader `hipporag-pieces.js` — [`UI_FILES`]. It is written to a temporary sibling directory and renamed over the old one:
 //! a failed build leaves the previous `_hipporag/` as it was.
 //!
 //! **Incremental rebuilds** ([`cache`]). Extraction runs the rule extractor without corpus
@@ -53,7 +57,13 @@ pub const OUTPUT_DIR: &str = "_hipporag";
 pub const CACHE_DIR: &str = ".hipporag-cache";
 /// The browser assets `hipporag site` copies next to the index: file names in the wasm
 /// package directory (`./build.sh build` writes `pkg/`).
-pub const PKG_FILES: &[&str] = &["hipporag_wasm_bg.wasm", "hipporag_wasm.js", "hipporag.js"];
+pub const PKG_FILES: &[&str] = &[
+    "hipporag_search_bg.wasm",
+    "hipporag_search.js",
+    "hipporag_wasm_bg.wasm",
+    "hipporag_wasm.js",
+    "hipporag.js",
+];
 /// How to get the wasm packages when they are missing.
 const PKG_HINT: &str = "build the wasm packages with ./build.sh build, or pass --pkg";
 /// How to get the UI files when they are missing.
@@ -66,6 +76,7 @@ pub const UI_FILES: &[&str] = &[
     "hipporag-ui.css",
     "hipporag-dom.js",
     "hipporag-encoders.js",
+    "hipporag-pieces.js",
 ];
 
 /// The query encoder's module files, copied from the MiniLM wasm package (`pkg/minilm/`) into
@@ -102,6 +113,12 @@ pub struct SiteOptions {
     /// The query encoder to ship when the index's encoder is a model (None for the built-in
     /// `hashed-ngram-v1`, which hipporag.js runs).
     pub query_encoder: Option<QueryEncoderFiles>,
+    /// Also write the single-file index, which the page loads only for a `mode` the pieces do
+    /// not serve (`hipporag1`, `hipporag2`, `dense`). Always written for a semantic-tier site
+    /// (its dense scores need every passage vector).
+    pub full_index: bool,
+    /// Where the index in pieces is cut.
+    pub split: crate::split::SplitOptions,
 }
 
 /// What a build did (printed by the CLI; the figures of the issue's note).
@@ -120,10 +137,16 @@ pub struct SiteReport {
     pub vectors_cached: usize,
     /// Texts encoded in this run.
     pub vectors_encoded: usize,
-    /// Index file name inside the output directory.
-    pub index_file: String,
-    /// Index size in bytes.
+    /// The single-file index's name inside the output directory, when written.
+    pub index_file: Option<String>,
+    /// The single-file index's size in bytes (written or not).
     pub index_bytes: usize,
+    /// The meta piece of the index in pieces (`index/{hash}.bin`), when written (a lean site).
+    pub pieces_meta: Option<String>,
+    /// Term, cluster and fragment pieces written.
+    pub piece_counts: [usize; 3],
+    /// Bytes of all pieces (gzipped, as stored).
+    pub pieces_bytes: usize,
     /// Words with a static embedding (0 when none were built).
     pub static_words: usize,
     /// Of those, words whose vector came from the cache.
@@ -322,7 +345,7 @@ pub fn build_site(
         let s = crate::static_embeddings::build(
             &data.passages,
             &words,
-            opts.build.quantization,
+            &crate::bm25::stopwords(hipporag_wasm::analysis::Language::English),
             opts.build.batch_size,
             progress,
         )?;
@@ -333,10 +356,28 @@ pub fn build_site(
 
     let bytes = data.to_bytes();
     report.index_bytes = bytes.len();
-    report.index_file = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
-    write_output(dir, &bytes, &data.header, &report.index_file, opts)?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    if opts.full_index || opts.query_encoder.is_some() {
+        let name = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
+        report.index_file = Some(name.clone());
+        files.push((name, bytes));
+    }
+    if opts.query_encoder.is_none() {
+        let split = crate::split::split_index(&data, &opts.split)?;
+        report.piece_counts = split.counts;
+        report.pieces_bytes =
+            split.meta.bytes.len() + split.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
+        report.pieces_meta = Some(format!("{PIECES_DIR}/{}", split.meta.name));
+        for p in std::iter::once(split.meta).chain(split.pieces) {
+            files.push((format!("{PIECES_DIR}/{}", p.name), p.bytes));
+        }
+    }
+    write_output(dir, &files, &data.header, &report, opts)?;
     Ok(report)
 }
+
+/// The directory of the index's pieces inside the output directory.
+pub const PIECES_DIR: &str = "index";
 
 /// `model.safetensors` (read from `path`) with int8 weights.
 #[cfg(feature = "minilm")]
@@ -366,30 +407,48 @@ pub const SITE_PHRASE_WEIGHT: f64 = 0.0;
 /// against 0.318); it also needs the whole graph in the page. README, "Hybrid ranking".
 pub const SITE_DAMPING: f64 = 0.0;
 
-/// Writes `dir/_hipporag/` — the index as `index_file`, the wasm package, the UI and
-/// `hipporag-entry.json` — in a temporary sibling directory, then renames it over the old one;
-/// on any error the old directory stays as it was.
+/// Whether an output with the index in `pieces` and/or the `single` file needs asset `f`: the
+/// search module and its loader serve the pieces, the retriever's module, its wrapper and the
+/// query encoders the single file; the rest (the site API, the UI) every site.
+fn needed(f: &str, pieces: bool, single: bool) -> bool {
+    match f {
+        "hipporag_search_bg.wasm" | "hipporag_search.js" | "hipporag-pieces.js" => pieces,
+        "hipporag_wasm_bg.wasm" | "hipporag_wasm.js" | "hipporag.js" | "hipporag-encoders.js" => {
+            single
+        }
+        _ => true,
+    }
+}
+
+/// Writes `dir/_hipporag/` — `index_files` (the pieces under [`PIECES_DIR`], the single file),
+/// the wasm packages, the UI and `hipporag-entry.json` — in a temporary sibling directory, then
+/// renames it over the old one ([`crate::files::replace_dir`]); on any error the old directory
+/// stays as it was.
 fn write_output(
     dir: &Path,
-    index: &[u8],
+    index_files: &[(String, Vec<u8>)],
     header: &hipporag_wasm::index::Header,
-    index_file: &str,
+    report: &SiteReport,
     opts: &SiteOptions,
 ) -> Result<()> {
     let out = dir.join(OUTPUT_DIR);
-    let tmp = tempfile::Builder::new()
-        .prefix(".hipporag-tmp")
-        .tempdir_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
+    let tmp = crate::files::temp_dir_beside(&out)?;
     let write = |name: &str, b: &[u8]| {
         let p = tmp.path().join(name);
         std::fs::write(&p, b).map_err(|e| Error::io(&p, e))
     };
-    write(index_file, index)?;
-    for f in PKG_FILES {
+    if report.pieces_meta.is_some() {
+        let pieces = tmp.path().join(PIECES_DIR);
+        std::fs::create_dir_all(&pieces).map_err(|e| Error::io(&pieces, e))?;
+    }
+    for (name, bytes) in index_files {
+        write(name, bytes)?;
+    }
+    let (pieces, single) = (report.pieces_meta.is_some(), report.index_file.is_some());
+    for f in PKG_FILES.iter().filter(|f| needed(f, pieces, single)) {
         write(f, &opts.pkg.read(f, PKG_HINT)?)?;
     }
-    for f in UI_FILES {
+    for f in UI_FILES.iter().filter(|f| needed(f, pieces, single)) {
         write(f, &opts.ui.read(f, UI_HINT)?)?;
     }
     if let Some(q) = &opts.query_encoder {
@@ -415,7 +474,8 @@ fn write_output(
         }
     }
     let entry = serde_json::json!({
-        "index": index_file,
+        "pieces": report.pieces_meta,
+        "index": report.index_file,
         "search": {
             "mode": "hybrid",
             "phraseWeight": SITE_PHRASE_WEIGHT,
@@ -429,27 +489,7 @@ fn write_output(
         "hipporag-entry.json",
         (serde_json::to_string_pretty(&entry).expect("serialisable") + "\n").as_bytes(),
     )?;
-    let tmp_path = tmp.keep();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&tmp_path, std::fs::Permissions::from_mode(0o755));
-    }
-    let old = dir.join(format!(".hipporag-tmp-old-{}", std::process::id()));
-    if out.exists() {
-        std::fs::rename(&out, &old).map_err(|e| Error::io(&out, e))?;
-    }
-    if let Err(e) = std::fs::rename(&tmp_path, &out) {
-        if old.exists() {
-            let _ = std::fs::rename(&old, &out);
-        }
-        let _ = std::fs::remove_dir_all(&tmp_path);
-        return Err(Error::io(&out, e));
-    }
-    if old.exists() {
-        std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
-    }
-    Ok(())
+    crate::files::replace_dir(tmp, &out)
 }
 
 #[cfg(test)]

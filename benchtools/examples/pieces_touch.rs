@@ -1,0 +1,151 @@
+//! What a site query fetches from the index in pieces, for several ways of cutting it: the
+//! design input of `hipporag_indexer::split::SplitOptions`.
+//!
+//! For each (term piece, fragment piece) target size, the pieces of INDEX are cut in memory and
+//! the docs questions (`[{q, gold_pages, split}]`) asked in order, as one visitor's page would:
+//! each query fetches the term pieces of its keys and the cluster pieces it probes that earlier
+//! queries did not, ranks, and fetches the fragment pieces of its top 10 pages. Printed per
+//! setting: files, total gzipped bytes, the first query's bytes (meta piece included; the JS
+//! and wasm are not), and the median and mean of the later queries' bytes.
+//!
+//! `cargo run --release -p hipporag-benchtools --example pieces_touch -- INDEX QUESTIONS SPLIT`
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+
+use hipporag_indexer::split::{SplitOptions, split_index};
+use hipporag_wasm::index::IndexData;
+use hipporag_wasm::retriever::{HYBRID_STATIC_WEIGHT, Mode};
+use hipporag_wasm::split::{SplitIndex, piece_name};
+
+fn gunzip(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(b)
+        .read_to_end(&mut out)
+        .expect("gzip");
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let bytes = std::fs::read(&args[1]).expect("index");
+    let data = IndexData::from_vec(bytes.clone()).expect("index");
+    let r = hipporag_wasm::Retriever::from_vec(bytes).expect("index");
+    let qs = hipporag_indexer::eval::load_page_questions(
+        std::path::Path::new(&args[2]),
+        r.index(),
+        Some(&args[3]),
+    )
+    .expect("questions");
+    println!(
+        "{:>6} {:>6} {:>6} {:>9} {:>11} {:>12} {:>10} {:>10}",
+        "terms",
+        "frags",
+        "files",
+        "total KB",
+        "first KB",
+        "later med KB",
+        "later mean",
+        "term KB/q"
+    );
+    for (term, frag) in [
+        (16_000, 40_000),
+        (12_000, 24_000),
+        (10_000, 30_000),
+        (8_000, 40_000),
+        (8_000, 30_000),
+    ] {
+        let files = split_index(
+            &data,
+            &SplitOptions {
+                term_piece_bytes: term,
+                fragment_piece_bytes: frag,
+            },
+        )
+        .expect("split");
+        let by_name: BTreeMap<&str, &[u8]> = files
+            .pieces
+            .iter()
+            .map(|p| (p.name.as_str(), p.bytes.as_slice()))
+            .collect();
+        let mut split = SplitIndex::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut per_query = Vec::new();
+        // The first query's bytes by kind: term, cluster, fragment pieces.
+        let mut first_kinds = [0usize; 3];
+        let mut term_bytes = 0usize;
+        for q in &qs {
+            let mut b = 0usize;
+            let fetch = |name: String, seen: &mut HashSet<String>| -> usize {
+                if seen.insert(name.clone()) {
+                    by_name[name.as_str()].len()
+                } else {
+                    0
+                }
+            };
+            for i in split.missing_term_pieces(&q.question) {
+                let name = piece_name(split.term_piece_hash(i).expect("piece"));
+                let n = fetch(name.clone(), &mut seen);
+                b += n;
+                term_bytes += n;
+                if per_query.is_empty() {
+                    first_kinds[0] += n;
+                }
+                split
+                    .add_term_piece(i, &gunzip(by_name[name.as_str()]))
+                    .expect("term piece");
+            }
+            for c in split.missing_cluster_pieces(&q.question).expect("terms") {
+                let name = piece_name(split.cluster_piece_hash(c).expect("piece"));
+                let n = fetch(name.clone(), &mut seen);
+                b += n;
+                if per_query.is_empty() {
+                    first_kinds[1] += n;
+                }
+                split
+                    .add_cluster_piece(c, &gunzip(by_name[name.as_str()]))
+                    .expect("cluster piece");
+            }
+            let ranked = split
+                .search(&q.question, Mode::Hybrid, HYBRID_STATIC_WEIGHT, 80)
+                .expect("search");
+            let mut pages = Vec::new();
+            for (j, s) in ranked {
+                let page = split.meta().pages[j];
+                if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
+                    pages.push(page);
+                    let f = split.fragment_of(j).expect("fragment");
+                    let n = fetch(piece_name(f), &mut seen);
+                    b += n;
+                    if per_query.is_empty() {
+                        first_kinds[2] += n;
+                    }
+                }
+            }
+            per_query.push(b);
+        }
+        let first = per_query[0] + files.meta.bytes.len();
+        let mut later = per_query[1..].to_vec();
+        later.sort_unstable();
+        let total: usize =
+            files.meta.bytes.len() + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
+        println!(
+            "{:>6} {:>6} {:>6} {:>9.0} {:>11.1} {:>12.1} {:>10.1} {:>10.1}",
+            term,
+            frag,
+            1 + files.pieces.len(),
+            total as f64 / 1e3,
+            first as f64 / 1e3,
+            later[later.len() / 2] as f64 / 1e3,
+            later.iter().sum::<usize>() as f64 / later.len() as f64 / 1e3,
+            term_bytes as f64 / qs.len() as f64 / 1e3
+        );
+        println!(
+            "       first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB",
+            files.meta.bytes.len() as f64 / 1e3,
+            first_kinds[0] as f64 / 1e3,
+            first_kinds[1] as f64 / 1e3,
+            first_kinds[2] as f64 / 1e3
+        );
+    }
+}

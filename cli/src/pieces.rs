@@ -1,0 +1,72 @@
+//! `hipporag pieces INDEX --out DIR`: an index file as the index in pieces a page fetches
+//! (`hipporag_indexer::split`), the way `hipporag site` writes a lean site's: `DIR/index/*.bin`
+//! and `DIR/hipporag-entry.json` (the meta piece and the search defaults). Written to a
+//! temporary sibling and renamed over DIR, so a failed run leaves DIR as it was.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use hipporag_indexer::split::{SplitOptions, split_index};
+use hipporag_indexer::{Error, Result};
+use hipporag_wasm::index::IndexData;
+
+#[derive(Args)]
+pub(crate) struct PiecesArgs {
+    /// The index file (with BM25, as every index of this version has).
+    pub(crate) index: PathBuf,
+    /// The output directory (replaced).
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Term pieces end at the first key past this many uncompressed bytes.
+    #[arg(long, default_value_t = SplitOptions::default().term_piece_bytes)]
+    pub(crate) term_piece_bytes: usize,
+    /// Fragment pieces end at the first passage past this many uncompressed bytes.
+    #[arg(long, default_value_t = SplitOptions::default().fragment_piece_bytes)]
+    pub(crate) fragment_piece_bytes: usize,
+}
+
+pub(crate) fn run(a: PiecesArgs) -> Result<()> {
+    let bytes = std::fs::read(&a.index).map_err(|e| Error::io(&a.index, e))?;
+    let data =
+        IndexData::from_vec(bytes).map_err(|e| e.in_source(a.index.display().to_string()))?;
+    // Checked as the retriever checks it, so no piece is cut from a damaged index.
+    hipporag_wasm::Index::from_data(data.clone())
+        .map_err(|e| e.in_source(a.index.display().to_string()))?;
+    let opts = SplitOptions {
+        term_piece_bytes: a.term_piece_bytes,
+        fragment_piece_bytes: a.fragment_piece_bytes,
+    };
+    let files = split_index(&data, &opts)?;
+    let tmp = hipporag_indexer::files::temp_dir_beside(&a.out)?;
+    let dir = tmp.path().join("index");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    for p in std::iter::once(&files.meta).chain(&files.pieces) {
+        let path = dir.join(&p.name);
+        std::fs::write(&path, &p.bytes).map_err(|e| Error::io(&path, e))?;
+    }
+    let entry = serde_json::json!({
+        "pieces": format!("index/{}", files.meta.name),
+        "search": { "mode": "hybrid", "phraseWeight": 0.0, "damping": 0.0 },
+        "encoder": data.header.encoder,
+        "counts": data.header.counts,
+        "generator": data.header.build.generator,
+    });
+    let path = tmp.path().join("hipporag-entry.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&entry).expect("serialisable") + "\n",
+    )
+    .map_err(|e| Error::io(&path, e))?;
+    hipporag_indexer::files::replace_dir(tmp, &a.out)?;
+    let bytes: usize =
+        files.meta.bytes.len() + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
+    log::info!(
+        "{}: meta piece {}, {} term, {} cluster, {} fragment pieces, {bytes} bytes",
+        a.out.display(),
+        files.meta.name,
+        files.counts[0],
+        files.counts[1],
+        files.counts[2]
+    );
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! Term and cluster pieces (decompressed) against a small valid meta piece: any bytes give a
+//! piece or a format error; once accepted, searching with it never panics.
+#![no_main]
+
+use hipporag_wasm::analysis::Language;
+use hipporag_wasm::bm25::Bm25Params;
+use hipporag_wasm::retriever::Mode;
+use hipporag_wasm::split::{SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag};
+
+fn meta() -> SplitIndex {
+    let m = SplitMeta {
+        passages: 4,
+        pages: vec![0, 0, 1, 2],
+        bm25_params: Bm25Params::default(),
+        language: Language::English,
+        doc_len: vec![3, 5, 2, 7],
+        stopwords: vec!["the".into()],
+        statics: Some(StaticMeta {
+            model: "fuzz".into(),
+            dim: 16,
+            centroids: vec![0xff, 0x00, 0x0f, 0xf0],
+            nprobe: 1,
+        }),
+        terms: vec![
+            TermRange {
+                first: String::new(),
+                hash: [0; 8],
+            },
+            TermRange {
+                first: "m".into(),
+                hash: [1; 8],
+            },
+        ],
+        clusters: vec![[2; 8], [3; 8]],
+        fragment_of: vec![0; 4],
+        fragments: vec![[4; 8]],
+    };
+    SplitIndex::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
+}
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Some((&which, bytes)) = data.split_first() else {
+        return;
+    };
+    let mut s = meta();
+    let q = "list sort zebra";
+    let ok = match which % 4 {
+        0 => s.add_term_piece(0, bytes),
+        1 => s.add_term_piece(1, bytes),
+        2 => s.add_cluster_piece(0, bytes),
+        _ => s.add_cluster_piece(1, bytes),
+    };
+    if ok.is_ok() {
+        let _ = s.missing_cluster_pieces(q);
+        let _ = s.search(q, Mode::Hybrid, 1.0, 10);
+        let _ = s.search(q, Mode::Bm25, 1.0, 10);
+    }
+});

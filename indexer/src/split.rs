@@ -1,0 +1,333 @@
+//! Writes the index in pieces ([`hipporag_wasm::split`], whose module docs give the layout) from
+//! an [`IndexData`] with BM25: the meta piece, term pieces cut at key boundaries every
+//! [`SplitOptions::term_piece_bytes`], one cluster piece per IVF cluster of the static
+//! embeddings, and fragment pieces of passages in cluster order, cut every
+//! [`SplitOptions::fragment_piece_bytes`].
+//!
+//! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
+//! level 9 with no file name and mtime 0).
+
+use std::io::Write;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use hipporag_wasm::index::{IndexData, passage_pages};
+use hipporag_wasm::retriever::Mode;
+use hipporag_wasm::split::{
+    ClusterPiece, PieceHash, SplitIndex, SplitMeta, StaticMeta, TermPiece, TermRange, encode_piece,
+    parse_piece_name, piece_hash, piece_name, tag,
+};
+use hipporag_wasm::static_embeddings::NO_CLUSTER;
+
+use crate::{Error, Result};
+
+/// Where to cut pieces (uncompressed bytes; a piece ends at the first boundary past it).
+#[derive(Debug, Clone, Copy)]
+pub struct SplitOptions {
+    /// Term pieces: posting lists and sign rows.
+    pub term_piece_bytes: usize,
+    /// Fragment pieces: the JSON of runs of passages.
+    pub fragment_piece_bytes: usize,
+}
+
+impl Default for SplitOptions {
+    /// 16 KB of terms and 40 KB of fragments: on Python's docs about 4–8 KB and 11 KB gzipped
+    /// (README, "The index in pieces", has the sweep against the byte and file budgets).
+    fn default() -> Self {
+        Self {
+            term_piece_bytes: 16_000,
+            fragment_piece_bytes: 40_000,
+        }
+    }
+}
+
+/// One stored piece: its file name ([`piece_name`]) and gzipped bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    /// `{hash}.bin`.
+    pub name: String,
+    /// The gzip member as stored and served.
+    pub bytes: Vec<u8>,
+}
+
+/// The pieces of one index: the meta piece first.
+#[derive(Debug, Clone)]
+pub struct SplitIndexFiles {
+    /// The meta piece (its name goes into `hipporag-entry.json`).
+    pub meta: Piece,
+    /// Term, cluster and fragment pieces, in that order.
+    pub pieces: Vec<Piece>,
+    /// Term, cluster and fragment piece counts.
+    pub counts: [usize; 3],
+}
+
+fn gzip(bytes: &[u8]) -> Piece {
+    let mut e = GzEncoder::new(Vec::new(), Compression::best());
+    e.write_all(bytes).expect("writing to a Vec cannot fail");
+    let bytes = e.finish().expect("writing to a Vec cannot fail");
+    Piece {
+        name: piece_name(&piece_hash(&bytes)),
+        bytes,
+    }
+}
+
+/// Postcard's size of a varint.
+fn varint_len(x: u32) -> usize {
+    (32 - x.leading_zeros() as usize).max(1).div_ceil(7)
+}
+
+/// The pieces of `data` (see the module docs).
+///
+/// # Errors
+/// [`Error::InvalidRequest`] when `data` has no BM25 index (it is built with every index of
+/// this version).
+pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFiles> {
+    let Some(bm25) = &data.bm25 else {
+        return Err(Error::InvalidRequest(
+            "the index has no BM25 index, which the index in pieces needs: rebuild it with this version of hipporag".into(),
+        ));
+    };
+    let statics = data.static_embeddings.as_ref();
+    let dim_bytes = statics.map_or(0, |s| s.dim as usize / 8);
+
+    // Term pieces: BM25 terms and static words merged in key order, cut between keys.
+    let words: &[String] = statics.map_or(&[], |s| &s.words);
+    let mut keys: Vec<&str> = bm25.terms.iter().chain(words).map(String::as_str).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let (mut ti, mut wi) = (0, 0);
+    let mut term_pieces: Vec<(String, TermPiece)> = Vec::new();
+    let mut size = usize::MAX;
+    for key in keys {
+        if size >= opts.term_piece_bytes {
+            let first = if term_pieces.is_empty() { "" } else { key };
+            term_pieces.push((first.to_string(), TermPiece::default()));
+            size = 0;
+        }
+        let p = &mut term_pieces.last_mut().expect("a piece is open").1;
+        if bm25.terms.get(ti).is_some_and(|t| t == key) {
+            let (a, b) = (bm25.ptr[ti] as usize, bm25.ptr[ti + 1] as usize);
+            if p.ptr.is_empty() {
+                p.ptr.push(0);
+            }
+            p.terms.push(key.to_string());
+            p.gaps.extend_from_slice(&bm25.gaps[a..b]);
+            p.tf.extend_from_slice(&bm25.tf[a..b]);
+            p.ptr.push(p.gaps.len() as u32);
+            size += key.len()
+                + bm25.gaps[a..b]
+                    .iter()
+                    .chain(&bm25.tf[a..b])
+                    .map(|&x| varint_len(x))
+                    .sum::<usize>();
+            ti += 1;
+        }
+        if let Some(s) = statics.filter(|s| s.words.get(wi).is_some_and(|w| w == key)) {
+            p.words.push(key.to_string());
+            p.df.push(s.df[wi]);
+            p.signs
+                .extend_from_slice(&s.signs[wi * dim_bytes..(wi + 1) * dim_bytes]);
+            size += key.len() + dim_bytes;
+            wi += 1;
+        }
+    }
+    for (_, p) in &mut term_pieces {
+        if p.ptr.is_empty() {
+            p.ptr.push(0);
+        }
+    }
+
+    let mut pieces = Vec::new();
+    let mut terms = Vec::new();
+    for (first, p) in &term_pieces {
+        let piece = gzip(&encode_piece(tag::TERM, p));
+        terms.push(TermRange {
+            first: first.clone(),
+            hash: hash_of(&piece),
+        });
+        pieces.push(piece);
+    }
+
+    // Cluster pieces, one per IVF cluster.
+    let mut clusters = Vec::new();
+    if let Some(s) = statics {
+        let c = s.centroids.len() / dim_bytes;
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); c];
+        for (j, &k) in s.clusters.iter().enumerate() {
+            if k != NO_CLUSTER {
+                members[k as usize].push(j);
+            }
+        }
+        for m in members {
+            let mut prev = 0;
+            let piece = ClusterPiece {
+                gaps: m
+                    .iter()
+                    .map(|&j| {
+                        let g = j - prev;
+                        prev = j;
+                        g as u32
+                    })
+                    .collect(),
+                codes: m
+                    .iter()
+                    .flat_map(|&j| &s.codes[j * dim_bytes..(j + 1) * dim_bytes])
+                    .copied()
+                    .collect(),
+            };
+            let piece = gzip(&encode_piece(tag::CLUSTER, &piece));
+            clusters.push(hash_of(&piece));
+            pieces.push(piece);
+        }
+    }
+
+    // Fragment pieces: runs of passages in IVF cluster order (passages of one topic together,
+    // so that a query's results share pieces; then passage order), cut every
+    // `fragment_piece_bytes`.
+    let pages = passage_pages(&data.passages);
+    let mut order: Vec<usize> = (0..data.passages.len()).collect();
+    if let Some(s) = statics {
+        order.sort_by_key(|&j| (s.clusters[j], j));
+    }
+    let mut fragment_of = vec![0u32; data.passages.len()];
+    let mut fragments = Vec::new();
+    for run in runs(&order, opts.fragment_piece_bytes, |j| {
+        let p = &data.passages[j];
+        p.title.len() + p.text.len() + p.url.as_ref().map_or(0, String::len) + 40
+    }) {
+        let passages: Vec<serde_json::Value> = run
+            .iter()
+            .map(|&j| {
+                let p = &data.passages[j];
+                fragment_of[j] = fragments.len() as u32;
+                serde_json::json!({"id": j, "title": p.title, "url": p.url, "text": p.text})
+            })
+            .collect();
+        let json = serde_json::to_vec(&serde_json::json!({ "passages": passages }))
+            .expect("JSON of strings and numbers");
+        let piece = gzip(&json);
+        fragments.push(hash_of(&piece));
+        pieces.push(piece);
+    }
+
+    // The stopwords and their stems that are no key (the indexer leaves them out of both).
+    let mut stopwords: Vec<String> = crate::bm25::stopwords(bm25.language)
+        .into_iter()
+        .chain(crate::bm25::stopword_terms(bm25.language))
+        .filter(|w| bm25.terms.binary_search(w).is_err() && words.binary_search(w).is_err())
+        .collect();
+    stopwords.sort_unstable();
+    stopwords.dedup();
+    let counts = [terms.len(), clusters.len(), fragments.len()];
+    let meta = SplitMeta {
+        passages: data.passages.len() as u32,
+        pages,
+        bm25_params: bm25.params,
+        language: bm25.language,
+        doc_len: bm25.doc_len.clone(),
+        stopwords,
+        statics: statics.map(|s| StaticMeta {
+            model: s.model.clone(),
+            dim: s.dim,
+            centroids: s.centroids.clone(),
+            nprobe: s.nprobe,
+        }),
+        terms,
+        clusters,
+        fragment_of,
+        fragments,
+    };
+    Ok(SplitIndexFiles {
+        meta: gzip(&encode_piece(tag::META, &meta)),
+        pieces,
+        counts,
+    })
+}
+
+/// `items` cut into runs, each ending at the first item that takes its size to `target` or past.
+fn runs(items: &[usize], target: usize, size: impl Fn(usize) -> usize) -> Vec<&[usize]> {
+    let mut out = Vec::new();
+    let (mut start, mut acc) = (0, 0);
+    for (k, &j) in items.iter().enumerate() {
+        acc += size(j);
+        if acc >= target {
+            out.push(&items[start..=k]);
+            (start, acc) = (k + 1, 0);
+        }
+    }
+    if start < items.len() {
+        out.push(&items[start..]);
+    }
+    out
+}
+
+fn hash_of(p: &Piece) -> PieceHash {
+    piece_hash(&p.bytes)
+}
+
+/// Reads an index in pieces from a directory, as a page fetches it: each piece checked against
+/// its name ([`hipporag_wasm::split::verify_piece`]), then decompressed.
+#[derive(Debug, Clone)]
+pub struct PieceDir {
+    dir: std::path::PathBuf,
+}
+
+impl PieceDir {
+    /// The pieces in `dir` (a site's `_hipporag/index/`).
+    pub fn new(dir: impl Into<std::path::PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// The decompressed bytes of the piece named by `hash`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] naming the file when it cannot be read or is not gzip; the core's
+    /// [`hipporag_wasm::FormatProblem::PieceHash`] when its bytes do not hash to its name.
+    pub fn read(&self, hash: &PieceHash) -> Result<Vec<u8>> {
+        use std::io::Read;
+        let path = self.dir.join(piece_name(hash));
+        let stored = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        hipporag_wasm::split::verify_piece(hash, &stored)?;
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(stored.as_slice())
+            .read_to_end(&mut out)
+            .map_err(|e| Error::io(&path, e))?;
+        Ok(out)
+    }
+
+    /// Loads the meta piece named `meta` (`{hash}.bin`).
+    ///
+    /// # Errors
+    /// As [`PieceDir::read`] and [`SplitIndex::from_meta`]; [`Error::InvalidRequest`] for a
+    /// name that is not 16 hex digits + `.bin`.
+    pub fn open(&self, meta: &str) -> Result<SplitIndex> {
+        let hash = parse_piece_name(meta).ok_or_else(|| {
+            Error::InvalidRequest(format!("{meta}: not a piece name ({{16 hex digits}}.bin)"))
+        })?;
+        Ok(SplitIndex::from_meta(&self.read(&hash)?).map_err(|e| e.in_source(meta))?)
+    }
+
+    /// Fetches what `question` needs into `index` (term pieces, then cluster pieces) and ranks
+    /// ([`SplitIndex::search`]).
+    ///
+    /// # Errors
+    /// As [`PieceDir::read`], [`SplitIndex::add_term_piece`], [`SplitIndex::search`].
+    pub fn search(
+        &self,
+        index: &mut SplitIndex,
+        question: &str,
+        mode: Mode,
+        static_weight: f64,
+        top_k: usize,
+    ) -> Result<Vec<(usize, f64)>> {
+        for i in index.missing_term_pieces(question) {
+            let hash = *index.term_piece_hash(i).expect("a listed piece");
+            index.add_term_piece(i, &self.read(&hash)?)?;
+        }
+        for c in index.missing_cluster_pieces(question)? {
+            let hash = *index.cluster_piece_hash(c).expect("a listed piece");
+            index.add_cluster_piece(c, &self.read(&hash)?)?;
+        }
+        Ok(index.search(question, mode, static_weight, top_k)?)
+    }
+}

@@ -1,0 +1,130 @@
+//! `hipporag-search`: the wasm module a `hipporag site` page loads to search its index in pieces
+//! ([`hipporag_wasm::split`]), as Pagefind's small search crate sits beside its indexer. It
+//! links the retriever core without the core's own wasm API, so the page downloads only the
+//! hash check, the piece decoders and the hybrid / BM25 ranking.
+//!
+//! The JS side (`www/site/hipporag-site.js`) fetches the pieces this module asks for, passes
+//! each through [`SplitSearch::verify_piece`], gunzips it (`DecompressionStream`), and hands it
+//! back; errors are JS `Error`s with a `kind` (`format.piece_hash`, `format.invalid`, …).
+
+#[cfg(target_arch = "wasm32")]
+mod bindings {
+    use hipporag_wasm::js_error::to_js_error;
+    use hipporag_wasm::retriever::Mode;
+    use hipporag_wasm::split::{SplitIndex, parse_piece_name, piece_name, verify_piece};
+    use wasm_bindgen::prelude::*;
+
+    /// The index in pieces: the meta piece and the pieces loaded so far.
+    #[wasm_bindgen]
+    pub struct SplitSearch {
+        index: SplitIndex,
+    }
+
+    #[wasm_bindgen]
+    impl SplitSearch {
+        /// Checks that `bytes` (a piece as fetched, still gzipped) hash to `name`
+        /// (`{16 hex digits}.bin`). Throws `kind: "format.piece_hash"` when they do not.
+        #[wasm_bindgen(js_name = verifyPiece)]
+        pub fn verify_piece(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
+            let hash = parse_piece_name(name).ok_or_else(|| {
+                hipporag_wasm::js_error::js_error(
+                    &format!("{name}: not a piece name ({{16 hex digits}}.bin)"),
+                    "request",
+                )
+            })?;
+            verify_piece(&hash, bytes).map_err(to_js_error)
+        }
+
+        /// Loads the meta piece (gunzipped bytes).
+        #[wasm_bindgen(js_name = fromMeta)]
+        pub fn from_meta(bytes: &[u8]) -> Result<SplitSearch, JsValue> {
+            Ok(Self {
+                index: SplitIndex::from_meta(bytes).map_err(to_js_error)?,
+            })
+        }
+
+        /// Passages in the index.
+        #[wasm_bindgen(getter)]
+        pub fn passages(&self) -> u32 {
+            self.index.meta().passages
+        }
+
+        /// The term pieces `question` needs that are not loaded, ascending.
+        #[wasm_bindgen(js_name = missingTermPieces)]
+        pub fn missing_term_pieces(&self, question: &str) -> Vec<u32> {
+            let v = self.index.missing_term_pieces(question);
+            v.into_iter().map(|i| i as u32).collect()
+        }
+
+        /// The file name of term piece `i`.
+        #[wasm_bindgen(js_name = termPieceName)]
+        pub fn term_piece_name(&self, i: u32) -> Option<String> {
+            self.index.term_piece_hash(i as usize).map(piece_name)
+        }
+
+        /// Adds term piece `i` (gunzipped bytes).
+        #[wasm_bindgen(js_name = addTermPiece)]
+        pub fn add_term_piece(&mut self, i: u32, bytes: &[u8]) -> Result<(), JsValue> {
+            self.index
+                .add_term_piece(i as usize, bytes)
+                .map_err(to_js_error)
+        }
+
+        /// The IVF cluster pieces `question` probes that are not loaded (its term pieces must
+        /// be).
+        #[wasm_bindgen(js_name = missingClusterPieces)]
+        pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<u32>, JsValue> {
+            let v = self
+                .index
+                .missing_cluster_pieces(question)
+                .map_err(to_js_error)?;
+            Ok(v.into_iter().map(|c| c as u32).collect())
+        }
+
+        /// The file name of cluster piece `c`.
+        #[wasm_bindgen(js_name = clusterPieceName)]
+        pub fn cluster_piece_name(&self, c: u32) -> Option<String> {
+            self.index.cluster_piece_hash(c as usize).map(piece_name)
+        }
+
+        /// Adds cluster piece `c` (gunzipped bytes).
+        #[wasm_bindgen(js_name = addClusterPiece)]
+        pub fn add_cluster_piece(&mut self, c: u32, bytes: &[u8]) -> Result<(), JsValue> {
+            self.index
+                .add_cluster_piece(c as usize, bytes)
+                .map_err(to_js_error)
+        }
+
+        /// Ranks passages (`mode` `hybrid` or `bm25`): `[passage, score, passage, score, …]`,
+        /// best first, `topK` pairs at most, as the single file's `retrieve` gives them.
+        pub fn search(
+            &self,
+            question: &str,
+            mode: &str,
+            static_weight: f64,
+            top_k: u32,
+        ) -> Result<Vec<f64>, JsValue> {
+            let mode: Mode = mode.parse().map_err(to_js_error)?;
+            let ranked = self
+                .index
+                .search(question, mode, static_weight, top_k as usize)
+                .map_err(to_js_error)?;
+            Ok(ranked
+                .into_iter()
+                .flat_map(|(j, s)| [j as f64, s])
+                .collect())
+        }
+
+        /// The page of passage `j` (dense page ids, `undefined` past the last passage).
+        #[wasm_bindgen(js_name = pageOf)]
+        pub fn page_of(&self, j: u32) -> Option<u32> {
+            self.index.meta().pages.get(j as usize).copied()
+        }
+
+        /// The file name of the fragment piece holding passage `j`.
+        #[wasm_bindgen(js_name = fragmentName)]
+        pub fn fragment_name(&self, j: u32) -> Option<String> {
+            self.index.fragment_of(j as usize).map(piece_name)
+        }
+    }
+}

@@ -1,0 +1,460 @@
+//! [`SplitIndex`]: a query over the index in pieces, in three steps so that a browser can fetch
+//! between them: the term pieces of the query's keys, then the cluster pieces its static vector
+//! probes, then the ranking.
+
+use std::collections::BTreeMap;
+
+use super::{ClusterPiece, PieceHash, SplitMeta, TermPiece, decode_piece, piece_name, tag};
+use crate::analysis::terms;
+use crate::bm25::{Bm25, Bm25Data};
+use crate::error::FormatProblem;
+use crate::retriever::{Mode, RRF_DEPTH, RRF_K};
+use crate::scores::{page_rrf, top_k};
+use crate::static_embeddings::{code_score, idf, probe, query_vector, words};
+use crate::{Error, Result};
+
+fn invalid(field: &'static str, message: String) -> Error {
+    FormatProblem::Invalid { field, message }.into()
+}
+
+/// Checks that `v` is sorted and distinct.
+fn sorted(field: &'static str, v: &[String]) -> Result<()> {
+    match v.windows(2).position(|w| w[0] >= w[1]) {
+        Some(i) => Err(invalid(
+            field,
+            format!("not sorted and distinct at {}", i + 1),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// BM25 data over every passage of `meta` with no posting list yet.
+fn no_postings(meta: &SplitMeta) -> Bm25Data {
+    Bm25Data {
+        params: meta.bm25_params,
+        language: meta.language,
+        terms: Vec::new(),
+        ptr: vec![0],
+        gaps: Vec::new(),
+        tf: Vec::new(),
+        doc_len: meta.doc_len.clone(),
+    }
+}
+
+/// The meta piece, checked, with the term and cluster pieces loaded so far.
+///
+/// Usage (what the page's JS and the native tests both do): [`SplitIndex::from_meta`]; per
+/// query, fetch [`SplitIndex::missing_term_pieces`] and [`SplitIndex::add_term_piece`] each,
+/// then fetch [`SplitIndex::missing_cluster_pieces`] and [`SplitIndex::add_cluster_piece`]
+/// each, then [`SplitIndex::search`]. Pieces stay loaded for later queries.
+#[derive(Debug, Clone)]
+pub struct SplitIndex {
+    meta: SplitMeta,
+    terms: BTreeMap<usize, TermPiece>,
+    clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
+}
+
+impl SplitIndex {
+    /// Decodes and checks the meta piece (decompressed bytes).
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages` or
+    /// `doc_len` do not have one entry per passage, page ids are not dense, term ranges are not
+    /// sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
+    /// outside 1..=C, the cluster pieces are not one per centroid, or a passage's fragment
+    /// piece is missing.
+    pub fn from_meta(bytes: &[u8]) -> Result<Self> {
+        let meta: SplitMeta = decode_piece(tag::META, "meta", bytes)?;
+        let n = meta.passages as usize;
+        if meta.pages.len() != n || meta.doc_len.len() != n {
+            return Err(invalid(
+                "meta.pages",
+                format!(
+                    "{} pages and {} lengths for {n} passages",
+                    meta.pages.len(),
+                    meta.doc_len.len()
+                ),
+            ));
+        }
+        let mut next = 0;
+        for &p in &meta.pages {
+            if p > next {
+                return Err(invalid(
+                    "meta.pages",
+                    format!("page {p} before page {next}"),
+                ));
+            }
+            next = next.max(p + 1);
+        }
+        sorted("meta.stopwords", &meta.stopwords)?;
+        // BM25's parameters and the passage lengths, checked as the single file's are.
+        Bm25::from_data(no_postings(&meta), n)?;
+        if meta.terms.first().is_some_and(|t| !t.first.is_empty())
+            || meta.terms.windows(2).any(|w| w[0].first >= w[1].first)
+        {
+            return Err(invalid(
+                "meta.terms",
+                "term ranges must start at \"\" and ascend".into(),
+            ));
+        }
+        match &meta.statics {
+            Some(s) => {
+                let bytes = s.dim as usize / 8;
+                if s.dim == 0 || s.dim % 8 != 0 || s.centroids.is_empty() {
+                    return Err(invalid(
+                        "meta.statics",
+                        format!("dim {} with {} centroid bytes", s.dim, s.centroids.len()),
+                    ));
+                }
+                let c = s.centroids.len() / bytes;
+                if s.centroids.len() % bytes != 0
+                    || s.nprobe == 0
+                    || s.nprobe as usize > c
+                    || meta.clusters.len() != c
+                {
+                    return Err(invalid(
+                        "meta.statics",
+                        format!(
+                            "{} centroid bytes of dim {}, nprobe {}, {} cluster pieces",
+                            s.centroids.len(),
+                            s.dim,
+                            s.nprobe,
+                            meta.clusters.len()
+                        ),
+                    ));
+                }
+            }
+            None if !meta.clusters.is_empty() => {
+                return Err(invalid(
+                    "meta.clusters",
+                    "cluster pieces without static embeddings".into(),
+                ));
+            }
+            None => {}
+        }
+        if meta.fragment_of.len() != n
+            || meta
+                .fragment_of
+                .iter()
+                .any(|&f| f as usize >= meta.fragments.len())
+        {
+            return Err(invalid(
+                "meta.fragment_of",
+                format!(
+                    "{} entries for {n} passages, each below {} fragment pieces",
+                    meta.fragment_of.len(),
+                    meta.fragments.len()
+                ),
+            ));
+        }
+        Ok(Self {
+            meta,
+            terms: BTreeMap::new(),
+            clusters: BTreeMap::new(),
+        })
+    }
+
+    /// The meta piece.
+    pub fn meta(&self) -> &SplitMeta {
+        &self.meta
+    }
+
+    /// The term piece holding `key`.
+    fn term_piece_of(&self, key: &str) -> Option<usize> {
+        self.meta
+            .terms
+            .partition_point(|t| t.first.as_str() <= key)
+            .checked_sub(1)
+    }
+
+    /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`words`],
+    /// stopwords aside — that are not loaded yet, ascending.
+    pub fn missing_term_pieces(&self, question: &str) -> Vec<usize> {
+        let mut keys = terms(question, self.meta.language);
+        if self.meta.statics.is_some() {
+            keys.extend(words(question));
+        }
+        let mut out: Vec<usize> = keys
+            .iter()
+            .filter(|k| self.meta.stopwords.binary_search(k).is_err())
+            .filter_map(|k| self.term_piece_of(k))
+            .filter(|i| !self.terms.contains_key(i))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Decodes and checks term piece `i` (decompressed bytes) and keeps it.
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
+    /// when `i` is out of range, a key lies outside the piece's range, keys are unsorted,
+    /// posting bounds or sign rows do not fit, a passage id is out of range or not ascending,
+    /// a frequency is 0 or a df is outside 1..=passages.
+    pub fn add_term_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.term_piece_name(i)?;
+        let piece: TermPiece = decode_piece(tag::TERM, "term piece", bytes)
+            .and_then(|p| self.check_term_piece(i, p))
+            .map_err(|e| e.in_source(name))?;
+        self.terms.insert(i, piece);
+        Ok(())
+    }
+
+    fn check_term_piece(&self, i: usize, p: TermPiece) -> Result<TermPiece> {
+        sorted("term piece terms", &p.terms)?;
+        sorted("term piece words", &p.words)?;
+        let lo = self.meta.terms[i].first.as_str();
+        let hi = self.meta.terms.get(i + 1).map(|t| t.first.as_str());
+        if let Some(k) = p.terms.iter().chain(&p.words).find(|k| {
+            k.as_str() < lo
+                || hi.is_some_and(|h| k.as_str() >= h)
+                || self.meta.stopwords.binary_search(k).is_ok()
+        }) {
+            return Err(invalid(
+                "term piece",
+                format!("key {k:?} outside the piece's range from {lo:?}, or a stopword"),
+            ));
+        }
+        // The posting lists are checked as the single file's are.
+        let postings = Bm25Data {
+            terms: p.terms.clone(),
+            ptr: p.ptr.clone(),
+            gaps: p.gaps.clone(),
+            tf: p.tf.clone(),
+            ..no_postings(&self.meta)
+        };
+        Bm25::from_data(postings, self.n())?;
+        let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
+        if p.df.len() != p.words.len() || p.signs.len() != p.words.len() * dim / 8 {
+            return Err(invalid(
+                "term piece words",
+                format!(
+                    "{} words, {} df, {} sign bytes of dim {dim}",
+                    p.words.len(),
+                    p.df.len(),
+                    p.signs.len()
+                ),
+            ));
+        }
+        if let Some(k) = p.df.iter().position(|&f| f == 0 || f as usize > self.n()) {
+            return Err(invalid(
+                "term piece words",
+                format!("word {:?} has df {}", p.words[k], p.df[k]),
+            ));
+        }
+        Ok(p)
+    }
+
+    fn n(&self) -> usize {
+        self.meta.passages as usize
+    }
+
+    /// The static query vector of `question` from the loaded term pieces, or `None` when the
+    /// index has no static embeddings or no word of `question` is in their vocabulary.
+    fn static_vector(&self, question: &str) -> Option<Vec<f32>> {
+        let s = self.meta.statics.as_ref()?;
+        let bytes = s.dim as usize / 8;
+        query_vector(question, s.dim as usize, |w| {
+            let p = self.terms.get(&self.term_piece_of(w)?)?;
+            let r = p.words.binary_search_by(|x| x.as_str().cmp(w)).ok()?;
+            Some((&p.signs[r * bytes..(r + 1) * bytes], idf(p.df[r], self.n())))
+        })
+    }
+
+    /// The IVF clusters `question` probes that are not loaded yet, ascending (none without
+    /// static embeddings).
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
+    pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<usize>> {
+        self.require_terms(question)?;
+        let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<usize> = probe(&q, &s.centroids, s.nprobe as usize)
+            .into_iter()
+            .map(|c| c as usize)
+            .filter(|c| !self.clusters.contains_key(c))
+            .collect();
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// Decodes and checks cluster piece `c` (decompressed bytes) and keeps it.
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
+    /// when `c` is out of range, a passage id is out of range or not ascending, or the codes
+    /// do not fit.
+    pub fn add_cluster_piece(&mut self, c: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.cluster_piece_name(c)?;
+        let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
+        let check = |p: ClusterPiece| -> Result<(Vec<u32>, Vec<u8>)> {
+            let mut ids = Vec::with_capacity(p.gaps.len());
+            let mut prev = 0u64;
+            for (k, &g) in p.gaps.iter().enumerate() {
+                let j = prev + u64::from(g);
+                if (k > 0 && g == 0) || j >= self.n() as u64 {
+                    return Err(invalid(
+                        "cluster piece",
+                        format!("passage {k} is {j}, not ascending below {}", self.n()),
+                    ));
+                }
+                ids.push(j as u32);
+                prev = j;
+            }
+            if p.codes.len() != ids.len() * dim / 8 {
+                return Err(invalid(
+                    "cluster piece",
+                    format!(
+                        "{} code bytes for {} passages of dim {dim}",
+                        p.codes.len(),
+                        ids.len()
+                    ),
+                ));
+            }
+            Ok((ids, p.codes))
+        };
+        let piece = decode_piece(tag::CLUSTER, "cluster piece", bytes)
+            .and_then(check)
+            .map_err(|e| e.in_source(name))?;
+        self.clusters.insert(c, piece);
+        Ok(())
+    }
+
+    fn require_terms(&self, question: &str) -> Result<()> {
+        match self.missing_term_pieces(question).first() {
+            Some(i) => Err(Error::InvalidRequest(format!(
+                "term piece {i} of the query is not loaded"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Ranks passages for `question` in `mode` ([`Mode::Hybrid`] with damping 0 and phrase
+    /// weight 0, static weight `static_weight`; or [`Mode::Bm25`]): the `top_k` (passage,
+    /// score) pairs that [`crate::Retriever::retrieve`] gives on the single file with the same
+    /// options, best first. Empty when no query key is in the index (the single file then
+    /// falls back to dense ranking, which needs a query embedding).
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] for another mode or when a piece the query needs is not loaded.
+    pub fn search(
+        &self,
+        question: &str,
+        mode: Mode,
+        static_weight: f64,
+        top_k_: usize,
+    ) -> Result<Vec<(usize, f64)>> {
+        self.require_terms(question)?;
+        if let Some(c) = self.missing_cluster_pieces(question)?.first() {
+            return Err(Error::InvalidRequest(format!(
+                "cluster piece {c} of the query is not loaded"
+            )));
+        }
+        let query_terms = terms(question, self.meta.language);
+        // The query's terms as a small inverted index over every passage: the same lists,
+        // lengths and IDFs as the single file's, summed in the same order (ascending term).
+        let mut found: Vec<(&String, usize, usize)> = Vec::new();
+        for t in &query_terms {
+            if let Some(i) = self.term_piece_of(t)
+                && let Some(p) = self.terms.get(&i)
+                && let Ok(k) = p.terms.binary_search(t)
+            {
+                found.push((t, i, k));
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        let mut data = no_postings(&self.meta);
+        for &(_, i, k) in &found {
+            let p = &self.terms[&i];
+            let (a, b) = (p.ptr[k] as usize, p.ptr[k + 1] as usize);
+            data.terms.push(p.terms[k].clone());
+            data.gaps.extend_from_slice(&p.gaps[a..b]);
+            data.tf.extend_from_slice(&p.tf[a..b]);
+            data.ptr.push(data.gaps.len() as u32);
+        }
+        let lexical = Bm25::from_data(data, self.n())?.scores(&query_terms, self.n());
+        match mode {
+            Mode::Bm25 => return Ok(top_k(&lexical, top_k_)),
+            Mode::Hybrid => {}
+            m => {
+                return Err(Error::InvalidRequest(format!(
+                    "the index in pieces ranks in the hybrid and bm25 modes; {m} needs the single-file index"
+                )));
+            }
+        }
+        let semantic = (static_weight > 0.0)
+            .then(|| self.static_scores(question))
+            .flatten();
+        // As the retriever's hybrid reset vector with no phrase share: the fused passage
+        // share, normalised, is the PPR solution at damping 0.
+        let share = match &semantic {
+            Some(st) => page_rrf(
+                &[(&lexical, 1.0), (st, static_weight)],
+                &self.meta.pages,
+                RRF_K,
+                RRF_DEPTH,
+            ),
+            None => lexical,
+        };
+        let mass: f64 = share.iter().sum();
+        if mass <= 0.0 {
+            return Ok(Vec::new());
+        }
+        let reset: Vec<f64> = share.iter().map(|&b| b / mass).collect();
+        let total: f64 = reset.iter().sum();
+        let ppr: Vec<f64> = reset.iter().map(|x| x / total).collect();
+        Ok(top_k(&ppr, top_k_))
+    }
+
+    /// The static scores of every passage for `question`, as
+    /// [`crate::static_embeddings::StaticEmbeddings::scores`] computes them.
+    fn static_scores(&self, question: &str) -> Option<Vec<f64>> {
+        let q = self.static_vector(question)?;
+        let s = self.meta.statics.as_ref()?;
+        let mut out = vec![0.0; self.n()];
+        for c in probe(&q, &s.centroids, s.nprobe as usize) {
+            let (ids, codes) = &self.clusters[&(c as usize)];
+            let bytes = s.dim as usize / 8;
+            for (k, &j) in ids.iter().enumerate() {
+                out[j as usize] = code_score(&q, &codes[k * bytes..(k + 1) * bytes]);
+            }
+        }
+        Some(out)
+    }
+
+    fn term_piece_name(&self, i: usize) -> Result<String> {
+        self.meta
+            .terms
+            .get(i)
+            .map(|t| piece_name(&t.hash))
+            .ok_or_else(|| Error::InvalidRequest(format!("no term piece {i}")))
+    }
+
+    fn cluster_piece_name(&self, c: usize) -> Result<String> {
+        self.meta
+            .clusters
+            .get(c)
+            .map(piece_name)
+            .ok_or_else(|| Error::InvalidRequest(format!("no cluster piece {c}")))
+    }
+
+    /// The hash of term piece `i`, if there is one.
+    pub fn term_piece_hash(&self, i: usize) -> Option<&PieceHash> {
+        self.meta.terms.get(i).map(|t| &t.hash)
+    }
+
+    /// The hash of cluster piece `c`, if there is one.
+    pub fn cluster_piece_hash(&self, c: usize) -> Option<&PieceHash> {
+        self.meta.clusters.get(c)
+    }
+
+    /// The hash of the fragment piece holding passage `j`, if `j` is a passage.
+    pub fn fragment_of(&self, j: usize) -> Option<&PieceHash> {
+        let f = *self.meta.fragment_of.get(j)?;
+        self.meta.fragments.get(f as usize)
+    }
+}

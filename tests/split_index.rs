@@ -1,0 +1,241 @@
+//! The index in pieces gives the single file's top-k: every question of musique_train, in the
+//! site's default ranking (hybrid, damping 0, phrase weight 0, static embeddings) and in bm25,
+//! through pieces written to disk and read back as a page reads them (hash-checked, gunzipped).
+//! Then what a page must never accept: a damaged, stale or missing piece.
+//! (Python's docs with the CoNaLa questions: tests/e2e/site_docs.test.mjs, natively and in
+//! Chromium.)
+
+mod common;
+
+use common::data;
+use hipporag_indexer::corpus::read_corpus;
+use hipporag_indexer::eval::load_questions;
+use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
+use hipporag_indexer::openie::import_openie;
+use hipporag_indexer::split::{PieceDir, SplitOptions, split_index};
+use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::index::IndexData;
+use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::split::parse_piece_name;
+
+const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
+
+fn musique() -> IndexData {
+    let corpus = read_corpus(&data("musique_train/musique_train_corpus.json")).unwrap();
+    let (docs, _) = import_openie(&data(OPENIE), &corpus).unwrap();
+    let (mut d, _) = GraphBuilder::from_openie(corpus, &docs)
+        .and_then(|g| {
+            g.build(
+                &HashedNgramEncoder::default(),
+                &BuildOptions::default(),
+                &(),
+            )
+        })
+        .unwrap();
+    // Static word embeddings from the lexical encoder (MiniLM's on real sites): 1,890
+    // passages give 59 IVF clusters, 16 probed.
+    let words = HashedNgramEncoder::new(384);
+    d.static_embeddings = Some(
+        hipporag_indexer::static_embeddings::build(
+            &d.passages,
+            &words,
+            &hipporag_indexer::bm25::stopwords(hipporag_wasm::analysis::Language::English),
+            256,
+            &(),
+        )
+        .unwrap(),
+    );
+    d
+}
+
+/// Small pieces, so that a query spans many.
+const OPTS: SplitOptions = SplitOptions {
+    term_piece_bytes: 4_000,
+    fragment_piece_bytes: 20_000,
+};
+
+fn write(dir: &std::path::Path, data: &IndexData) -> String {
+    let files = split_index(data, &OPTS).unwrap();
+    for p in std::iter::once(&files.meta).chain(&files.pieces) {
+        std::fs::write(dir.join(&p.name), &p.bytes).unwrap();
+    }
+    files.meta.name
+}
+
+#[test]
+fn pieces_rank_every_musique_question_as_the_single_file_does() {
+    let data_ = musique();
+    let tmp = tempfile::tempdir().unwrap();
+    let meta = write(tmp.path(), &data_);
+    let again = split_index(&data_, &OPTS).unwrap();
+    assert_eq!(again.meta.name, meta, "same data, same pieces");
+    let st = data_.static_embeddings.as_ref().unwrap();
+    assert_eq!((st.centroids.len() / 48, st.nprobe), (59, 16));
+    let [terms, clusters, fragments] = again.counts;
+    assert!(
+        terms > 100 && clusters == 59 && fragments > 40,
+        "{:?}",
+        again.counts
+    );
+
+    let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
+    let dir = PieceDir::new(tmp.path());
+    let mut split = dir.open(&meta).unwrap();
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    assert_eq!(questions.len(), 100);
+    let (mut compared, mut term_pieces) = (0, 0);
+    for q in &questions {
+        term_pieces += split.missing_term_pieces(&q.question).len();
+        for mode in [Mode::Hybrid, Mode::Bm25] {
+            let opts = RetrieveOptions {
+                mode,
+                damping: 0.0,
+                phrase_weight: 0.0,
+                top_k: 50,
+                ..Default::default()
+            };
+            let input = hipporag_wasm::retriever::QueryInput {
+                question: Some(&q.question),
+                ..Default::default()
+            };
+            let single = r.retrieve(&input, &opts).unwrap();
+            let pieces = dir
+                .search(&mut split, &q.question, mode, opts.static_weight, 50)
+                .unwrap();
+            let single: Vec<(usize, u64)> = single
+                .passages
+                .iter()
+                .map(|p| (p.id as usize, p.score.to_bits()))
+                .collect();
+            let pieces: Vec<(usize, u64)> = pieces.iter().map(|&(j, s)| (j, s.to_bits())).collect();
+            assert_eq!(pieces, single, "{mode} {:?}", q.question);
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 200);
+    // Pieces stay loaded: later questions fetch fewer.
+    assert!(term_pieces > 100, "{term_pieces}");
+    assert!(split.missing_term_pieces(&questions[0].question).is_empty());
+}
+
+#[test]
+fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
+    let data_ = musique();
+    let tmp = tempfile::tempdir().unwrap();
+    let meta = write(tmp.path(), &data_);
+    let dir = PieceDir::new(tmp.path());
+    let question = "Who founded the company that makes the Xbox?";
+    let mut split = dir.open(&meta).unwrap();
+    let i = split.missing_term_pieces(question)[0];
+    let name = hipporag_wasm::split::piece_name(split.term_piece_hash(i).unwrap());
+    let path = tmp.path().join(&name);
+    let good = std::fs::read(&path).unwrap();
+
+    // One flipped byte: the hash check names the piece, nothing is ranked.
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 1;
+    std::fs::write(&path, &bad).unwrap();
+    let e = dir
+        .search(&mut split, question, Mode::Hybrid, 1.0, 10)
+        .unwrap_err();
+    assert_eq!(e.kind(), "format.piece_hash", "{e}");
+    assert!(e.to_string().contains(&name), "{e}");
+
+    // Another piece under this name (what a rebuilt site's piece would be): the same error.
+    let other = split_index(&data_, &OPTS).unwrap();
+    std::fs::write(&path, &other.pieces.last().unwrap().bytes).unwrap();
+    let e = dir
+        .search(&mut split, question, Mode::Hybrid, 1.0, 10)
+        .unwrap_err();
+    assert_eq!(e.kind(), "format.piece_hash", "{e}");
+
+    // Missing (a rebuilt site deleted it): an I/O error naming the file.
+    std::fs::remove_file(&path).unwrap();
+    let e = dir
+        .search(&mut split, question, Mode::Hybrid, 1.0, 10)
+        .unwrap_err();
+    assert!(e.to_string().contains(&name), "{e}");
+
+    // Restored, the same index answers.
+    std::fs::write(&path, &good).unwrap();
+    assert!(
+        !dir.search(&mut split, question, Mode::Hybrid, 1.0, 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(parse_piece_name(&name).is_some() && parse_piece_name("x.bin").is_none());
+    let e = dir.open("nothex.bin").unwrap_err();
+    assert!(e.to_string().contains("not a piece name"), "{e}");
+}
+
+/// Seeded damage to real pieces (bytes flipped, cut, inserted, after decompression, where no
+/// hash stands guard): every decoder returns an error or a piece it can search with, and
+/// never panics. (`fuzz/` runs the same decoders under libFuzzer; this keeps a fixed sample
+/// in every test run.)
+#[test]
+fn damaged_piece_bytes_are_errors_never_panics() {
+    use rand::{Rng, SeedableRng};
+    use std::io::Read;
+    let gunzip = |b: &[u8]| {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(b)
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    let data_ = musique();
+    let files = split_index(&data_, &OPTS).unwrap();
+    let meta = gunzip(&files.meta.bytes);
+    let good = hipporag_wasm::split::SplitIndex::from_meta(&meta).unwrap();
+    let [terms, clusters, _] = files.counts;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+    let mut damage = |mut b: Vec<u8>| {
+        for _ in 0..rng.random_range(1..4) {
+            match rng.random_range(0..3) {
+                0 if !b.is_empty() => {
+                    let i = rng.random_range(0..b.len());
+                    b[i] ^= 1 << rng.random_range(0..8);
+                }
+                1 if !b.is_empty() => b.truncate(rng.random_range(0..b.len())),
+                _ => {
+                    let i = rng.random_range(0..=b.len());
+                    b.insert(i, rng.random());
+                }
+            }
+        }
+        b
+    };
+    let question = "Who founded the company that distributed the film?";
+    let (mut errors, mut accepted) = (0, 0);
+    for round in 0..600 {
+        let mut split = good.clone();
+        let result = match round % 3 {
+            0 => hipporag_wasm::split::SplitIndex::from_meta(&damage(meta.clone()))
+                .map(|s| split = s),
+            1 => {
+                let i = round % terms;
+                split.add_term_piece(i, &damage(gunzip(&files.pieces[i].bytes)))
+            }
+            _ => {
+                let c = round % clusters;
+                split.add_cluster_piece(c, &damage(gunzip(&files.pieces[terms + c].bytes)))
+            }
+        };
+        match result {
+            Err(e) => {
+                assert!(e.kind().starts_with("format."), "{e}");
+                errors += 1;
+            }
+            // Accepted damage (a changed count or id that still fits) must still search.
+            Ok(()) => {
+                accepted += 1;
+                let _ = split.missing_cluster_pieces(question);
+                let _ = split.search(question, Mode::Hybrid, 1.0, 10);
+            }
+        }
+    }
+    assert!(
+        errors > 400 && errors + accepted == 600,
+        "{errors} errors, {accepted} accepted"
+    );
+}

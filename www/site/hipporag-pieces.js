@@ -1,0 +1,133 @@
+// hipporag-pieces.js — the page's side of a site's index in pieces (`hipporag site` writes
+// _hipporag/index/: a meta piece, then term, cluster and fragment pieces, each a gzip member
+// named by its SHA-256). hipporag-site.js opens it; a page rarely needs this module directly.
+//
+//   const pieces = await openPieces(new URL("index/<meta>.bin", base), new URL("hipporag_search_bg.wasm", base));
+//   const { ranked } = await pieces.search("save a dict as JSON", { mode: "hybrid", topK: 64 });
+//   const passage = await pieces.passage(ranked[0].id); // {id, title, url, text}
+//
+// A query fetches the term pieces of its words, then the IVF cluster pieces its static vector
+// probes, then ranks in wasm (hipporag_search_bg.wasm, the same Rust as the native `hipporag`);
+// a result's text comes from its fragment piece when asked for. Every piece is checked against
+// its name before use (SplitSearch.verifyPiece) and fetched once per page. A missing, damaged or
+// stale piece (the site was rebuilt while this page held the old index) rejects with an Error
+// whose `kind` says which ("piece.missing", "format.piece_hash", …): never partial results.
+import init, { SplitSearch } from "./hipporag_search.js";
+
+function pieceError(message, kind) {
+  const e = new Error(`hipporag: ${message}`);
+  e.kind = kind;
+  return e;
+}
+
+/** The gunzipped bytes of a gzip member, by the browser's own DecompressionStream. */
+async function gunzip(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Fetches piece `name` from `dir`, checks it against its name, and gunzips it. */
+async function fetchPiece(dir, name) {
+  return checkPiece(dir, name, await download(dir, name));
+}
+
+/** The stored bytes of piece `name` in `dir`. */
+async function download(dir, name) {
+  const url = new URL(name, dir);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw pieceError(`${url.pathname}: ${e.message}`, "piece.fetch");
+  }
+  if (!res.ok) {
+    throw pieceError(
+      `${url.pathname}: HTTP ${res.status}; the site's search index has changed since this page loaded it: reload the page`,
+      "piece.missing",
+    );
+  }
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Checks stored piece bytes against the piece's name and gunzips them. */
+async function checkPiece(dir, name, bytes) {
+  const url = new URL(name, dir);
+  SplitSearch.verifyPiece(name, bytes); // throws kind "format.piece_hash"
+  try {
+    return await gunzip(bytes);
+  } catch (e) {
+    throw pieceError(`${url.pathname}: not a gzip member (${e.message})`, "format.invalid");
+  }
+}
+
+/**
+ * Opens the index in pieces whose meta piece is at `metaUrl` (its directory holds the other
+ * pieces), with the search module's wasm at `wasmUrl`.
+ */
+export async function openPieces(metaUrl, wasmUrl) {
+  const dir = new URL("./", metaUrl);
+  const metaName = metaUrl.pathname.split("/").pop();
+  // The meta piece downloads while the module compiles.
+  const [, meta] = await Promise.all([init({ module_or_path: wasmUrl }), download(dir, metaName)]);
+  const index = SplitSearch.fromMeta(await checkPiece(dir, metaName, meta));
+  // name → Promise of the gunzipped bytes: a piece is fetched once, even by concurrent queries;
+  // a failed fetch is forgotten, so a later query tries again.
+  const cache = new Map();
+  const fetched = { pieces: 0 };
+  const load = (name) => {
+    if (!cache.has(name)) {
+      fetched.pieces++;
+      cache.set(
+        name,
+        fetchPiece(dir, name).catch((e) => {
+          cache.delete(name);
+          throw e;
+        }),
+      );
+    }
+    return cache.get(name);
+  };
+  const fragments = new Map();
+  return {
+    passages: index.passages,
+    /** Pieces fetched so far (meta excluded). */
+    fetched,
+    /**
+     * Ranks passages for `question` (`mode` "hybrid" or "bm25"; `staticWeight` the static
+     * scores' weight in the fusion): `{ranked: [{id, page, score}], ms}`, best first, passages
+     * with a positive score only.
+     */
+    async search(question, { mode = "hybrid", staticWeight = 1, topK = 64 } = {}) {
+      const t = performance.now();
+      await Promise.all([...index.missingTermPieces(question)].map(async (i) => index.addTermPiece(i, await load(index.termPieceName(i)))));
+      await Promise.all(
+        [...index.missingClusterPieces(question)].map(async (c) => index.addClusterPiece(c, await load(index.clusterPieceName(c)))),
+      );
+      const flat = index.search(question, mode, staticWeight, topK);
+      const ranked = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        if (flat[i + 1] > 0) ranked.push({ id: flat[i], page: index.pageOf(flat[i]), score: flat[i + 1] });
+      }
+      return { ranked, ms: performance.now() - t };
+    },
+    /** Passage `id`'s {id, title, url, text}, from its fragment piece (fetched once). */
+    async passage(id) {
+      const name = index.fragmentName(id);
+      if (!name) throw pieceError(`no passage ${id}`, "request");
+      if (!fragments.has(name)) {
+        fragments.set(
+          name,
+          load(name).then((b) => {
+            const byId = new Map();
+            for (const p of JSON.parse(new TextDecoder().decode(b)).passages) byId.set(p.id, p);
+            return byId;
+          }),
+        );
+        fragments.get(name).catch(() => fragments.delete(name));
+      }
+      const p = (await fragments.get(name)).get(id);
+      if (!p) throw pieceError(`${name}: passage ${id} is not in its fragment piece`, "format.invalid");
+      return p;
+    },
+  };
+}
