@@ -116,17 +116,13 @@ fn main() {
         }
         ivf.push((c, cb, members));
     }
-    let names: Vec<String> = [
-        "the index's own",
-        "f32 recomputed",
-        "sign bits, exact scan",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .chain(ivf.iter().flat_map(|(c, _, _)| {
-        [6usize, 8, 12, 16].map(move |p| format!("sign bits, IVF C={c} nprobe={p}"))
-    }))
-    .collect();
+    let names: Vec<String> = ["the index's own", "f32 recomputed", "sign bits, exact scan"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(ivf.iter().flat_map(|(c, _, _)| {
+            [6usize, 8, 12, 16].map(move |p| format!("sign bits, IVF C={c} nprobe={p}"))
+        }))
+        .collect();
     let mut rows: Vec<Row> = names.iter().map(|_| Row::default()).collect();
     for q in &qs {
         let input = QueryInput {

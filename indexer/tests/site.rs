@@ -181,6 +181,9 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     let err = build_site(a.path(), &enc, None, &opts(&pkg.path().join("nope")), &())
         .unwrap_err()
         .to_string();
-    assert!(err.contains(PKG_FILES[0]) && err.contains("missing"), "{err}");
+    assert!(
+        err.contains(PKG_FILES[0]) && err.contains("missing"),
+        "{err}"
+    );
     assert_eq!(output(a.path()), before);
 }
