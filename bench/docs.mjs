@@ -2,7 +2,7 @@
 // package.json) on the same copy of Python 3.11's HTML docs, asked the same 511 CoNaLa queries
 // (../shared/data/pydocs/conala_pydocs.json) in the same headless Chromium run.
 //
-//   node bench/docs.mjs [--out FILE] [--split dev|test|all] [--limit N]
+//   node bench/docs.mjs [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
 //
 // The copy: Debian's python3.11-doc (/usr/share/doc/python3.11/html, or $PYTHON_DOCS) without
 // the generated listings (genindex*, contents, py-modindex), for both engines alike. Each engine
@@ -10,8 +10,8 @@
 // site's page would: hipporag-site.js `init()`/`search()`, Pagefind's `pagefind.js`
 // `init()`/`search()` and `data()` of its top 10 (Pagefind needs a fragment per result for
 // its URL). Per engine and split: hit@1/5/10 and page recall@5/10 (gold = `gold_pages`), the
-// cold first search (a fresh page: init + one query), the warm median query, the bytes of the
-// first search (gzip -9 of every file the page fetched; Pagefind's files and hipporag's pieces
+// cold first search (a fresh page: init + one query; median and max over the first --cold
+// queries, each on its own fresh page), the warm median query, the bytes of the first search (gzip -9 of every file the page fetched; Pagefind's files and hipporag's pieces
 // are gzipped already), the bytes each later query fetched that earlier ones had not, and the
 // whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
 import { execFileSync } from "node:child_process";
@@ -28,6 +28,8 @@ const opt = (name, dflt) => {
 const OUT = opt("--out", join(root, "out", "bench", "docs.json"));
 const SPLIT = opt("--split", "all");
 const LIMIT = Number(opt("--limit", "0"));
+// First searches measured, each on a fresh page with its own query (the first COLD queries).
+const COLD = Number(opt("--cold", "9"));
 const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const DATA = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
 const EXCLUDED = [/^genindex.*\.html$/, /^contents\.html$/, /^py-modindex\.html$/];
@@ -119,29 +121,37 @@ const ENGINES = {
 
 async function run(browser, origin, siteDir, name) {
   const engine = ENGINES[name];
-  // Cold: a fresh context (empty cache), init + the first query, every fetched file counted.
-  const ctx = await browser.newContext();
-  const fetched = new Set();
-  const log = [];
-  ctx.on("request", (r) => {
-    const path = new URL(r.url()).pathname;
-    fetched.add(path);
-    log.push(path);
-  });
-  const p = await ctx.newPage();
-  await p.goto(`${origin}/index.html`);
-  fetched.clear();
-  const cold = await p.evaluate(
-    async ([init, search, q]) => {
-      const t = performance.now();
-      await eval(`(${init})`)();
-      const r = await eval(`(${search})`)(q);
-      return { ms: performance.now() - t, urls: r.urls };
-    },
-    [engine.init.toString(), engine.search.toString(), queries[0].q],
-  );
-  const firstBytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
-  const firstFiles = fetched.size;
+  // Cold: a fresh context (empty cache) per query of the first COLD, init + that query as
+  // the page's first search, every fetched file counted; the last context stays for the warm
+  // runs.
+  let ctx, p, fetched, log;
+  const colds = [];
+  for (let i = 0; i < Math.min(COLD, queries.length); i++) {
+    if (ctx) await ctx.close();
+    ctx = await browser.newContext();
+    const f = new Set();
+    const l = [];
+    ctx.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      f.add(path);
+      l.push(path);
+    });
+    [fetched, log] = [f, l];
+    p = await ctx.newPage();
+    await p.goto(`${origin}/index.html`);
+    fetched.clear();
+    const cold = await p.evaluate(
+      async ([init, search, q]) => {
+        const t = performance.now();
+        await eval(`(${init})`)();
+        const r = await eval(`(${search})`)(q);
+        return { ms: performance.now() - t, urls: r.urls };
+      },
+      [engine.init.toString(), engine.search.toString(), queries[i].q],
+    );
+    const bytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
+    colds.push({ ms: cold.ms, bytes, files: fetched.size });
+  }
   // Warm: every query on that page, with the bytes of the files it fetched that no earlier
   // query had (what a visitor's later queries cost).
   const runs = [];
@@ -160,9 +170,12 @@ async function run(browser, origin, siteDir, name) {
   return {
     engine: name,
     ...summarise(runs),
-    coldFirstSearchMs: Math.round(cold.ms),
-    firstSearchBytes: firstBytes,
-    firstSearchFiles: firstFiles,
+    coldFirstSearchMs: Math.round(median(colds.map((c) => c.ms))),
+    coldFirstSearchMsMax: Math.round(Math.max(...colds.map((c) => c.ms))),
+    firstSearchBytes: median(colds.map((c) => c.bytes)),
+    firstSearchBytesMax: Math.max(...colds.map((c) => c.bytes)),
+    firstSearchFiles: median(colds.map((c) => c.files)),
+    coldRuns: colds,
     warmMedianQueryMs: +median(runs.map((r) => r.ms)).toFixed(1),
     laterQueryBytesMedian: median(runs.map((r) => r.bytes)),
     laterQueryBytesMean: Math.round(runs.reduce((s, r) => s + r.bytes, 0) / runs.length),
@@ -224,10 +237,10 @@ for (const split of ["dev", "test"]) {
   for (const r of results) console.log(`${r.engine.padEnd(10)} ${cols.map((c) => r[split][c].toFixed(3).padStart(9)).join(" ")}`);
 }
 console.log(
-  "\nengine     first search (cold)  first-search bytes (files)  later query bytes (median, mean)  warm median  output bytes (files)  build",
+  "\nengine     first search (cold, median/max)  first-search bytes (median/max, files)  later query bytes (median, mean)  warm median  output bytes (files)  build",
 );
 for (const r of results)
   console.log(
-    `${r.engine.padEnd(10)} ${(r.coldFirstSearchMs + " ms").padStart(19)}  ${((r.firstSearchBytes / 1e3).toFixed(0) + " KB (" + r.firstSearchFiles + ")").padStart(26)}  ${((r.laterQueryBytesMedian / 1e3).toFixed(1) + " KB, " + (r.laterQueryBytesMean / 1e3).toFixed(1) + " KB").padStart(32)}  ${(r.warmMedianQueryMs + " ms").padStart(11)}  ${((r.outputBytes / 1e6).toFixed(2) + " MB (" + r.outputFiles + ")").padStart(20)}  ${r.buildSeconds} s`,
+    `${r.engine.padEnd(10)} ${(r.coldFirstSearchMs + "/" + r.coldFirstSearchMsMax + " ms").padStart(31)}  ${((r.firstSearchBytes / 1e3).toFixed(0) + "/" + (r.firstSearchBytesMax / 1e3).toFixed(0) + " KB (" + r.firstSearchFiles + ")").padStart(38)}  ${((r.laterQueryBytesMedian / 1e3).toFixed(1) + " KB, " + (r.laterQueryBytesMean / 1e3).toFixed(1) + " KB").padStart(32)}  ${(r.warmMedianQueryMs + " ms").padStart(11)}  ${((r.outputBytes / 1e6).toFixed(2) + " MB (" + r.outputFiles + ")").padStart(20)}  ${r.buildSeconds} s`,
   );
 console.log(`\nratios hipporag/pagefind: ${JSON.stringify(report.ratios)}\nwrote ${OUT}`);

@@ -141,10 +141,11 @@ impl Bm25 {
     pub fn from_data(d: Bm25Data, passages: usize) -> Result<Self> {
         let (k1, b) = (d.params.k1, d.params.b);
         if !(k1.is_finite() && k1 >= 0.0 && (0.0..=1.0).contains(&b)) {
-            return Err(invalid(format!(
-                "k1 {} must be ≥ 0 and b {} in [0, 1]",
-                d.params.k1, d.params.b
-            )));
+            // (The values are not printed: float formatting would add ~8 KB to the site's
+            // search module.)
+            return Err(invalid(
+                "params: k1 must be finite and ≥ 0, and b in [0, 1]".into(),
+            ));
         }
         if d.doc_len.len() != passages {
             return Err(invalid(format!(
@@ -179,7 +180,7 @@ impl Bm25 {
                 let p = prev + u64::from(g);
                 if (k > 0 && g == 0) || p >= passages as u64 {
                     return Err(invalid(format!(
-                        "term {:?}: posting {k} is passage {p}, not ascending below {passages}",
+                        "term \"{}\": posting {k} is passage {p}, not ascending below {passages}",
                         d.terms[t]
                     )));
                 }

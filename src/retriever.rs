@@ -115,7 +115,7 @@ impl std::str::FromStr for Mode {
             .find(|m| m.as_str() == s)
             .ok_or_else(|| {
                 Error::InvalidRequest(format!(
-                    "unknown mode {s:?}: expected one of {}",
+                    "unknown mode \"{s}\": expected one of {}",
                     Mode::ALL.map(Mode::as_str).join(", ")
                 ))
             })
@@ -149,7 +149,7 @@ impl std::str::FromStr for PprMethod {
             .find(|m| m.as_str() == s)
             .ok_or_else(|| {
                 Error::InvalidRequest(format!(
-                    "unknown PPR method {s:?}: expected one of {}",
+                    "unknown PPR method \"{s}\": expected one of {}",
                     PprMethod::ALL.map(PprMethod::as_str).join(", ")
                 ))
             })

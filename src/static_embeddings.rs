@@ -267,7 +267,7 @@ impl StaticEmbeddings {
         }
         if let Some(i) = d.df.iter().position(|&f| f == 0 || f as usize > passages) {
             return Err(invalid(format!(
-                "word {:?} has df {}, expected 1..={passages}",
+                "word \"{}\" has df {}, expected 1..={passages}",
                 d.words[i], d.df[i]
             )));
         }

@@ -1,12 +1,14 @@
 //! What a site query fetches from the index in pieces, for several ways of cutting it: the
 //! design input of `hipporag_indexer::split::SplitOptions`.
 //!
-//! For each (term piece, fragment piece) target size, the pieces of INDEX are cut in memory and
+//! For each setting (term piece and fragment piece target sizes, fragment text characters;
+//! `PIECES_TOUCH="16000,40000,400 …"` overrides the built-in list), the pieces of INDEX are cut in memory and
 //! the docs questions (`[{q, gold_pages, split}]`) asked in order, as one visitor's page would:
 //! each query fetches the term pieces of its keys and the cluster pieces it probes that earlier
 //! queries did not, ranks, and fetches the fragment pieces of its top 10 pages. Printed per
 //! setting: files, total gzipped bytes, the first query's bytes (meta piece included; the JS
-//! and wasm are not), and the median and mean of the later queries' bytes.
+//! and wasm are not), the median and 90th percentile of every question's bytes as a page's
+//! first search, and the median and mean of the later queries' bytes.
 //!
 //! `cargo run --release -p hipporag-benchtools --example pieces_touch -- INDEX QUESTIONS SPLIT`
 
@@ -38,28 +40,44 @@ fn main() {
     )
     .expect("questions");
     println!(
-        "{:>6} {:>6} {:>6} {:>9} {:>11} {:>12} {:>10} {:>10}",
+        "{:>6} {:>6} {:>5} {:>6} {:>9} {:>11} {:>14} {:>12} {:>10} {:>10}",
         "terms",
         "frags",
+        "chars",
         "files",
         "total KB",
         "first KB",
+        "cold med/p90",
         "later med KB",
         "later mean",
         "term KB/q"
     );
-    for (term, frag) in [
-        (16_000, 40_000),
-        (12_000, 24_000),
-        (10_000, 30_000),
-        (8_000, 40_000),
-        (8_000, 30_000),
-    ] {
+    // (term piece bytes, fragment piece bytes, fragment text characters; 0: whole text)
+    let settings: Vec<(usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
+        // e.g. PIECES_TOUCH="16000,40000,0 16000,24000,400"
+        Ok(s) => s
+            .split_whitespace()
+            .map(|t| {
+                let v: Vec<usize> = t.split(',').map(|x| x.parse().expect("a number")).collect();
+                (v[0], v[1], v[2])
+            })
+            .collect(),
+        Err(_) => vec![
+            (16_000, 40_000, 0),
+            (16_000, 40_000, 240),
+            (14_000, 24_000, 240),
+            (12_000, 24_000, 240),
+            (14_000, 20_000, 240),
+            (14_000, 24_000, 400),
+        ],
+    };
+    for (term, frag, chars) in settings {
         let files = split_index(
             &data,
             &SplitOptions {
                 term_piece_bytes: term,
                 fragment_piece_bytes: frag,
+                fragment_text_chars: chars,
             },
         )
         .expect("split");
@@ -124,18 +142,64 @@ fn main() {
             }
             per_query.push(b);
         }
+        // Each question as a page's first search: the meta piece and every piece it needs.
+        let mut cold: Vec<usize> = qs
+            .iter()
+            .map(|q| {
+                let mut split = SplitIndex::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
+                let mut b = files.meta.bytes.len();
+                for i in split.missing_term_pieces(&q.question) {
+                    let stored =
+                        by_name[piece_name(split.term_piece_hash(i).expect("piece")).as_str()];
+                    b += stored.len();
+                    split
+                        .add_term_piece(i, &gunzip(stored))
+                        .expect("term piece");
+                }
+                for c in split.missing_cluster_pieces(&q.question).expect("terms") {
+                    let stored =
+                        by_name[piece_name(split.cluster_piece_hash(c).expect("piece")).as_str()];
+                    b += stored.len();
+                    split
+                        .add_cluster_piece(c, &gunzip(stored))
+                        .expect("cluster piece");
+                }
+                let ranked = split
+                    .search(&q.question, Mode::Hybrid, HYBRID_STATIC_WEIGHT, 80)
+                    .expect("search");
+                let (mut pages, mut frags) = (Vec::new(), HashSet::new());
+                for (j, s) in ranked {
+                    let page = split.meta().pages[j];
+                    if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
+                        pages.push(page);
+                        let f = piece_name(split.fragment_of(j).expect("fragment"));
+                        if frags.insert(f.clone()) {
+                            b += by_name[f.as_str()].len();
+                        }
+                    }
+                }
+                b
+            })
+            .collect();
+        cold.sort_unstable();
         let first = per_query[0] + files.meta.bytes.len();
         let mut later = per_query[1..].to_vec();
         later.sort_unstable();
         let total: usize =
             files.meta.bytes.len() + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
         println!(
-            "{:>6} {:>6} {:>6} {:>9.0} {:>11.1} {:>12.1} {:>10.1} {:>10.1}",
+            "{:>6} {:>6} {:>5} {:>6} {:>9.0} {:>11.1} {:>14} {:>12.1} {:>10.1} {:>10.1}",
             term,
             frag,
+            chars,
             1 + files.pieces.len(),
             total as f64 / 1e3,
             first as f64 / 1e3,
+            format!(
+                "{:.0}/{:.0}",
+                cold[cold.len() / 2] as f64 / 1e3,
+                cold[cold.len() * 9 / 10] as f64 / 1e3
+            ),
             later[later.len() / 2] as f64 / 1e3,
             later.iter().sum::<usize>() as f64 / later.len() as f64 / 1e3,
             term_bytes as f64 / qs.len() as f64 / 1e3

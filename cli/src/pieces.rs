@@ -23,6 +23,9 @@ pub(crate) struct PiecesArgs {
     /// Fragment pieces end at the first passage past this many uncompressed bytes.
     #[arg(long, default_value_t = SplitOptions::default().fragment_piece_bytes)]
     pub(crate) fragment_piece_bytes: usize,
+    /// Characters of each passage's text its fragment holds (a result's `content`), 0 for all.
+    #[arg(long, default_value_t = SplitOptions::default().fragment_text_chars)]
+    pub(crate) fragment_text_chars: usize,
 }
 
 pub(crate) fn run(a: PiecesArgs) -> Result<()> {
@@ -35,6 +38,7 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
     let opts = SplitOptions {
         term_piece_bytes: a.term_piece_bytes,
         fragment_piece_bytes: a.fragment_piece_bytes,
+        fragment_text_chars: a.fragment_text_chars,
     };
     let files = split_index(&data, &opts)?;
     let tmp = hipporag_indexer::files::temp_dir_beside(&a.out)?;

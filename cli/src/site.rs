@@ -64,6 +64,11 @@ pub(crate) struct SiteArgs {
     /// has it.)
     #[arg(long)]
     pub(crate) full_index: bool,
+    /// Characters of each passage's text a result's `data()` gets (`content`, which its
+    /// excerpt is cut from) in the index in pieces; 0 for the whole text, at more bytes per
+    /// result shown.
+    #[arg(long, default_value_t = hipporag_indexer::split::DEFAULT_FRAGMENT_TEXT_CHARS)]
+    pub(crate) fragment_text_chars: usize,
 }
 
 /// `hipporag site --model-weights`.
@@ -187,7 +192,10 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         },
         exclude: a.exclude,
         full_index: a.full_index,
-        split: Default::default(),
+        split: hipporag_indexer::split::SplitOptions {
+            fragment_text_chars: a.fragment_text_chars,
+            ..Default::default()
+        },
     };
     let r = hipporag_indexer::site::build_site(&a.dir, encoder, words, &opts, &Bars::new())?;
     let secs = t0.elapsed().as_secs_f64();

@@ -5,7 +5,9 @@
 use hipporag_wasm::analysis::Language;
 use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::retriever::Mode;
-use hipporag_wasm::split::{SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag};
+use hipporag_wasm::split::{
+    FragmentRange, SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag,
+};
 
 fn meta() -> SplitIndex {
     let m = SplitMeta {
@@ -32,8 +34,10 @@ fn meta() -> SplitIndex {
             },
         ],
         clusters: vec![[2; 8], [3; 8]],
-        fragment_of: vec![0; 4],
-        fragments: vec![[4; 8]],
+        fragments: vec![FragmentRange {
+            first: 0,
+            hash: [4; 8],
+        }],
     };
     SplitIndex::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
 }

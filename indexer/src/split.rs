@@ -1,8 +1,8 @@
 //! Writes the index in pieces ([`hipporag_wasm::split`], whose module docs give the layout) from
 //! an [`IndexData`] with BM25: the meta piece, term pieces cut at key boundaries every
 //! [`SplitOptions::term_piece_bytes`], one cluster piece per IVF cluster of the static
-//! embeddings, and fragment pieces of passages in cluster order, cut every
-//! [`SplitOptions::fragment_piece_bytes`].
+//! embeddings, and fragment pieces of passages in passage order (each passage's text cut to
+//! [`SplitOptions::fragment_text_chars`]), cut every [`SplitOptions::fragment_piece_bytes`].
 //!
 //! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
 //! level 9 with no file name and mtime 0).
@@ -14,8 +14,8 @@ use flate2::write::GzEncoder;
 use hipporag_wasm::index::{IndexData, passage_pages};
 use hipporag_wasm::retriever::Mode;
 use hipporag_wasm::split::{
-    ClusterPiece, PieceHash, SplitIndex, SplitMeta, StaticMeta, TermPiece, TermRange, encode_piece,
-    parse_piece_name, piece_hash, piece_name, tag,
+    ClusterPiece, FragmentRange, PieceHash, SplitIndex, SplitMeta, StaticMeta, TermPiece,
+    TermRange, encode_piece, parse_piece_name, piece_hash, piece_name, tag,
 };
 use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
@@ -28,17 +28,50 @@ pub struct SplitOptions {
     pub term_piece_bytes: usize,
     /// Fragment pieces: the JSON of runs of passages.
     pub fragment_piece_bytes: usize,
+    /// Characters of each passage's text a fragment holds (what a result's `data()` gives as
+    /// `content`, and its excerpt is cut from), 0 for the whole text ([`fragment_text`]).
+    pub fragment_text_chars: usize,
 }
 
 impl Default for SplitOptions {
-    /// 16 KB of terms and 40 KB of fragments: on Python's docs about 4–8 KB and 11 KB gzipped
-    /// (README, "The index in pieces", has the sweep against the byte and file budgets).
+    /// 14 KB of terms and 24 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`] of text: on
+    /// Python's docs 604 pieces, about 12 KB (terms) and 7 KB (fragments) gzipped each (README,
+    /// "The index in pieces", has the sweep against the byte and file budgets).
     fn default() -> Self {
         Self {
-            term_piece_bytes: 16_000,
-            fragment_piece_bytes: 40_000,
+            term_piece_bytes: 14_000,
+            fragment_piece_bytes: 24_000,
+            fragment_text_chars: DEFAULT_FRAGMENT_TEXT_CHARS,
         }
     }
+}
+
+/// [`SplitOptions::fragment_text_chars`] by default: what a result shows, its 240-character
+/// excerpt (`hipporag-site.js`). On Python's docs a fragment piece then holds about 70
+/// passages in 7 KB gzipped, and the ten results of a first search fetch ~70 KB of fragments
+/// instead of the ~130 KB of whole texts (README, "The index in pieces", has the sweep).
+pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 240;
+
+/// The opening of `text` a fragment holds, at most `chars` characters: all of it when it fits
+/// (or `chars` is 0), else its first `chars − 1` characters cut back to the last whitespace
+/// (when that keeps at least half of them) and trimmed, then `…`.
+pub fn fragment_text(text: &str, chars: usize) -> String {
+    if chars == 0 || text.chars().nth(chars).is_none() {
+        return text.to_string();
+    }
+    let end = text
+        .char_indices()
+        .nth(chars - 1)
+        .map_or(text.len(), |(i, _)| i);
+    let head = &text[..end];
+    let cut = head
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace())
+        .map(|(i, _)| i)
+        .filter(|&i| head[..i].chars().count() >= chars / 2)
+        .unwrap_or(end);
+    format!("{}…", head[..cut].trim_end())
 }
 
 /// One stored piece: its file name ([`piece_name`]) and gzipped bytes.
@@ -181,32 +214,35 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         }
     }
 
-    // Fragment pieces: runs of passages in IVF cluster order (passages of one topic together,
-    // so that a query's results share pieces; then passage order), cut every
-    // `fragment_piece_bytes`.
+    // Fragment pieces: runs of passages in passage order (a page's passages together), cut
+    // every `fragment_piece_bytes` of JSON.
     let pages = passage_pages(&data.passages);
-    let mut order: Vec<usize> = (0..data.passages.len()).collect();
-    if let Some(s) = statics {
-        order.sort_by_key(|&j| (s.clusters[j], j));
-    }
-    let mut fragment_of = vec![0u32; data.passages.len()];
+    let records: Vec<serde_json::Value> = data
+        .passages
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            serde_json::json!({
+                "id": j,
+                "title": p.title,
+                "url": p.url,
+                "text": fragment_text(&p.text, opts.fragment_text_chars),
+            })
+        })
+        .collect();
+    let order: Vec<usize> = (0..data.passages.len()).collect();
     let mut fragments = Vec::new();
     for run in runs(&order, opts.fragment_piece_bytes, |j| {
-        let p = &data.passages[j];
-        p.title.len() + p.text.len() + p.url.as_ref().map_or(0, String::len) + 40
+        records[j].to_string().len() + 1
     }) {
-        let passages: Vec<serde_json::Value> = run
-            .iter()
-            .map(|&j| {
-                let p = &data.passages[j];
-                fragment_of[j] = fragments.len() as u32;
-                serde_json::json!({"id": j, "title": p.title, "url": p.url, "text": p.text})
-            })
-            .collect();
+        let passages: Vec<&serde_json::Value> = run.iter().map(|&j| &records[j]).collect();
         let json = serde_json::to_vec(&serde_json::json!({ "passages": passages }))
             .expect("JSON of strings and numbers");
         let piece = gzip(&json);
-        fragments.push(hash_of(&piece));
+        fragments.push(FragmentRange {
+            first: run[0] as u32,
+            hash: hash_of(&piece),
+        });
         pieces.push(piece);
     }
 
@@ -234,7 +270,6 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         }),
         terms,
         clusters,
-        fragment_of,
         fragments,
     };
     Ok(SplitIndexFiles {
@@ -329,5 +364,32 @@ impl PieceDir {
             index.add_cluster_piece(c, &self.read(&hash)?)?;
         }
         Ok(index.search(question, mode, static_weight, top_k)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fragment_text;
+
+    #[test]
+    fn fragment_text_keeps_short_texts_and_cuts_long_ones_at_a_space() {
+        assert_eq!(fragment_text("short text", 240), "short text");
+        assert_eq!(fragment_text("exactly ten", 11), "exactly ten");
+        assert_eq!(fragment_text("anything at all", 0), "anything at all");
+        // 12 characters at most: "one two" (7) + "…", cut back from "one two thr".
+        assert_eq!(fragment_text("one two three four", 12), "one two…");
+        // No space in the second half: cut mid-word.
+        assert_eq!(fragment_text("abcdefghijklmnop", 8), "abcdefg…");
+    }
+
+    #[test]
+    fn fragment_text_counts_characters_not_bytes() {
+        // Cyrillic and CJK take 2 and 3 bytes a character; the cut stays on a boundary.
+        let ru = "Персонализированный PageRank распространяет массу по графу";
+        let cut = fragment_text(ru, 30);
+        assert_eq!(cut, "Персонализированный PageRank…");
+        assert!(cut.chars().count() <= 30);
+        let zh = "个性化PageRank算法在HippoRAG中起什么作用";
+        assert_eq!(fragment_text(zh, 10), "个性化PageRa…");
     }
 }

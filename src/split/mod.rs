@@ -18,9 +18,10 @@
 //!           the BM25 posting lists of the terms in the range and
 //!           the static sign rows and df of the words in the range
 //! cluster   one IVF cluster: its passages and their codes           per probed cluster
-//! fragment  the text of passages (JSON: id, title, url, text of    per result shown
-//!           each), read by the page's JS; a run of passages in IVF
-//!           cluster order, so a query's results share pieces
+//! fragment  what a result shows of its passage (JSON: id, title,  per result shown
+//!           url, and the text's opening, up to a set length, of
+//!           each), read by the page's JS; a run of passages in
+//!           passage order
 //! ```
 //!
 //! Every piece is a gzip member named by the first 8 bytes of the SHA-256 of its stored
@@ -42,8 +43,9 @@ use crate::bm25::Bm25Params;
 use crate::error::FormatProblem;
 use crate::{Error, Result};
 
-/// The layout of the meta, term and cluster pieces this build writes and reads.
-pub const PIECE_VERSION: u32 = 1;
+/// The layout of the meta, term and cluster pieces this build writes and reads (2: fragment
+/// pieces as passage ranges).
+pub const PIECE_VERSION: u32 = 2;
 
 /// Bytes of SHA-256 a piece is named by.
 pub const HASH_LEN: usize = 8;
@@ -73,10 +75,19 @@ pub struct SplitMeta {
     pub terms: Vec<TermRange>,
     /// The cluster pieces, one per IVF cluster, in cluster order.
     pub clusters: Vec<PieceHash>,
-    /// The fragment piece of each passage (`passages` entries, each `< fragments.len()`).
-    pub fragment_of: Vec<u32>,
-    /// The fragment pieces.
-    pub fragments: Vec<PieceHash>,
+    /// The fragment pieces, in passage order: each holds the passages from its `first` up to
+    /// the next piece's.
+    pub fragments: Vec<FragmentRange>,
+}
+
+/// A fragment piece: the passages `first ≤ j < next piece's first` (the last piece's up to
+/// [`SplitMeta::passages`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FragmentRange {
+    /// Its first passage (dense id; the first piece's is 0).
+    pub first: u32,
+    /// The piece's hash.
+    pub hash: PieceHash,
 }
 
 /// The static word embeddings' query-side constants ([`crate::static_embeddings`]).

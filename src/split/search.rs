@@ -132,17 +132,16 @@ impl SplitIndex {
             }
             None => {}
         }
-        if meta.fragment_of.len() != n
-            || meta
-                .fragment_of
-                .iter()
-                .any(|&f| f as usize >= meta.fragments.len())
-        {
+        let firsts_ok = meta.fragments.first().is_none_or(|f| f.first == 0)
+            && meta.fragments.windows(2).all(|w| w[0].first < w[1].first)
+            && meta.fragments.last().is_none_or(|f| (f.first as usize) < n)
+            && (n == 0 || !meta.fragments.is_empty());
+        if !firsts_ok {
             return Err(invalid(
-                "meta.fragment_of",
+                "meta.fragments",
                 format!(
-                    "{} entries for {n} passages, each below {} fragment pieces",
-                    meta.fragment_of.len(),
+                    "{} fragment pieces for {n} passages: first passages must start at 0, ascend \
+                     strictly and stay below {n}",
                     meta.fragments.len()
                 ),
             ));
@@ -213,7 +212,7 @@ impl SplitIndex {
         }) {
             return Err(invalid(
                 "term piece",
-                format!("key {k:?} outside the piece's range from {lo:?}, or a stopword"),
+                format!("key \"{k}\" outside the piece's range from \"{lo}\", or a stopword"),
             ));
         }
         // The posting lists are checked as the single file's are.
@@ -240,7 +239,7 @@ impl SplitIndex {
         if let Some(k) = p.df.iter().position(|&f| f == 0 || f as usize > self.n()) {
             return Err(invalid(
                 "term piece words",
-                format!("word {:?} has df {}", p.words[k], p.df[k]),
+                format!("word \"{}\" has df {}", p.words[k], p.df[k]),
             ));
         }
         Ok(p)
@@ -454,7 +453,13 @@ impl SplitIndex {
 
     /// The hash of the fragment piece holding passage `j`, if `j` is a passage.
     pub fn fragment_of(&self, j: usize) -> Option<&PieceHash> {
-        let f = *self.meta.fragment_of.get(j)?;
-        self.meta.fragments.get(f as usize)
+        if j >= self.meta.passages as usize {
+            return None;
+        }
+        let f = self
+            .meta
+            .fragments
+            .partition_point(|r| r.first as usize <= j);
+        Some(&self.meta.fragments.get(f.checked_sub(1)?)?.hash)
     }
 }

@@ -90,7 +90,11 @@ export interface ResultData {
   title: string;
   /** About the first 240 characters of the passage, cut on a word boundary. */
   excerpt: string;
-  /** The passage text. */
+  /**
+   * The passage text. From a site's index in pieces, its first 240 characters (cut at a word,
+   * then "…"): what a fragment piece holds, so that a result costs few bytes. `hipporag site
+   * --fragment-text-chars N` sets the length, 0 for the whole text.
+   */
   content: string;
   /** The phrases a graph mode's score came from; empty for a search of the index in pieces. */
   contributions: Contribution[];
