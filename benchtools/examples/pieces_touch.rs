@@ -93,92 +93,20 @@ fn main() {
         let mut first_kinds = [0usize; 3];
         let mut term_bytes = 0usize;
         for q in &qs {
-            let mut b = 0usize;
-            let fetch = |name: String, seen: &mut HashSet<String>| -> usize {
-                if seen.insert(name.clone()) {
-                    by_name[name.as_str()].len()
-                } else {
-                    0
-                }
-            };
-            for i in split.missing_term_pieces(&q.question) {
-                let name = piece_name(split.term_piece_hash(i).expect("piece"));
-                let n = fetch(name.clone(), &mut seen);
-                b += n;
-                term_bytes += n;
-                if per_query.is_empty() {
-                    first_kinds[0] += n;
-                }
-                split
-                    .add_term_piece(i, &gunzip(by_name[name.as_str()]))
-                    .expect("term piece");
+            let kinds = ask(&mut split, &q.question, &by_name, &mut seen);
+            if per_query.is_empty() {
+                first_kinds = kinds;
             }
-            for c in split.missing_cluster_pieces(&q.question).expect("terms") {
-                let name = piece_name(split.cluster_piece_hash(c).expect("piece"));
-                let n = fetch(name.clone(), &mut seen);
-                b += n;
-                if per_query.is_empty() {
-                    first_kinds[1] += n;
-                }
-                split
-                    .add_cluster_piece(c, &gunzip(by_name[name.as_str()]))
-                    .expect("cluster piece");
-            }
-            let ranked = split
-                .search(&q.question, Mode::Hybrid, HYBRID_STATIC_WEIGHT, 80)
-                .expect("search");
-            let mut pages = Vec::new();
-            for (j, s) in ranked {
-                let page = split.meta().pages[j];
-                if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
-                    pages.push(page);
-                    let f = split.fragment_of(j).expect("fragment");
-                    let n = fetch(piece_name(f), &mut seen);
-                    b += n;
-                    if per_query.is_empty() {
-                        first_kinds[2] += n;
-                    }
-                }
-            }
-            per_query.push(b);
+            term_bytes += kinds[0];
+            per_query.push(kinds.iter().sum::<usize>());
         }
         // Each question as a page's first search: the meta piece and every piece it needs.
         let mut cold: Vec<usize> = qs
             .iter()
             .map(|q| {
                 let mut split = SplitIndex::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
-                let mut b = files.meta.bytes.len();
-                for i in split.missing_term_pieces(&q.question) {
-                    let stored =
-                        by_name[piece_name(split.term_piece_hash(i).expect("piece")).as_str()];
-                    b += stored.len();
-                    split
-                        .add_term_piece(i, &gunzip(stored))
-                        .expect("term piece");
-                }
-                for c in split.missing_cluster_pieces(&q.question).expect("terms") {
-                    let stored =
-                        by_name[piece_name(split.cluster_piece_hash(c).expect("piece")).as_str()];
-                    b += stored.len();
-                    split
-                        .add_cluster_piece(c, &gunzip(stored))
-                        .expect("cluster piece");
-                }
-                let ranked = split
-                    .search(&q.question, Mode::Hybrid, HYBRID_STATIC_WEIGHT, 80)
-                    .expect("search");
-                let (mut pages, mut frags) = (Vec::new(), HashSet::new());
-                for (j, s) in ranked {
-                    let page = split.meta().pages[j];
-                    if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
-                        pages.push(page);
-                        let f = piece_name(split.fragment_of(j).expect("fragment"));
-                        if frags.insert(f.clone()) {
-                            b += by_name[f.as_str()].len();
-                        }
-                    }
-                }
-                b
+                let kinds = ask(&mut split, &q.question, &by_name, &mut HashSet::new());
+                files.meta.bytes.len() + kinds.iter().sum::<usize>()
             })
             .collect();
         cold.sort_unstable();
@@ -212,4 +140,47 @@ fn main() {
             first_kinds[2] as f64 / 1e3
         );
     }
+}
+
+/// Asks `question` of `split` as a page would: loads the term and cluster pieces it lacks,
+/// ranks, and takes the fragment pieces of its top 10 pages. Returns the stored bytes of the
+/// pieces not in `seen` (which it extends), by kind: term, cluster, fragment.
+fn ask(
+    split: &mut SplitIndex,
+    question: &str,
+    by_name: &BTreeMap<&str, &[u8]>,
+    seen: &mut HashSet<String>,
+) -> [usize; 3] {
+    let mut kinds = [0usize; 3];
+    let mut fetch = |name: String, kind: usize| -> &[u8] {
+        let stored = by_name[name.as_str()];
+        if seen.insert(name) {
+            kinds[kind] += stored.len();
+        }
+        stored
+    };
+    for i in split.missing_term_pieces(question) {
+        let stored = fetch(piece_name(split.term_piece_hash(i).expect("piece")), 0);
+        split
+            .add_term_piece(i, &gunzip(stored))
+            .expect("term piece");
+    }
+    for c in split.missing_cluster_pieces(question).expect("terms") {
+        let stored = fetch(piece_name(split.cluster_piece_hash(c).expect("piece")), 1);
+        split
+            .add_cluster_piece(c, &gunzip(stored))
+            .expect("cluster piece");
+    }
+    let ranked = split
+        .search(question, Mode::Hybrid, HYBRID_STATIC_WEIGHT, 80)
+        .expect("search");
+    let mut pages = Vec::new();
+    for (j, s) in ranked {
+        let page = split.meta().pages[j];
+        if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
+            pages.push(page);
+            fetch(piece_name(split.fragment_of(j).expect("fragment")), 2);
+        }
+    }
+    kinds
 }

@@ -34,9 +34,9 @@ pub struct SplitOptions {
 }
 
 impl Default for SplitOptions {
-    /// 14 KB of terms and 24 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`] of text: on
-    /// Python's docs 604 pieces, about 12 KB (terms) and 7 KB (fragments) gzipped each (README,
-    /// "The index in pieces", has the sweep against the byte and file budgets).
+    /// 14 KB of terms and 24 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`] of text: the
+    /// setting of README's sweep ("The index in pieces") with the fewest first-search bytes
+    /// within Pagefind's file count on Python's docs.
     fn default() -> Self {
         Self {
             term_piece_bytes: 14_000,
@@ -47,9 +47,8 @@ impl Default for SplitOptions {
 }
 
 /// [`SplitOptions::fragment_text_chars`] by default: what a result shows, its 240-character
-/// excerpt (`hipporag-site.js`). On Python's docs a fragment piece then holds about 70
-/// passages in 7 KB gzipped, and the ten results of a first search fetch ~70 KB of fragments
-/// instead of the ~130 KB of whole texts (README, "The index in pieces", has the sweep).
+/// excerpt (`hipporag-site.js`), so that a result costs a fragment piece of short texts
+/// rather than of whole ones (README, "The index in pieces", has the bytes).
 pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 240;
 
 /// The opening of `text` a fragment holds, at most `chars` characters: all of it when it fits
