@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Result;
+use crate::analysis::is_cjk;
 use crate::normalize::{normalize_phrase, tokens};
 
 /// Identity of the encoder an index was built with; stored in the index header.
@@ -44,7 +45,10 @@ pub const HASHED_NGRAM_ID: &str = "hashed-ngram-v1";
 ///
 /// The text is first normalised with [`normalize_phrase`] (so case, accents and punctuation do
 /// not matter). Features: every token (`w:` + token), and every character trigram of each token
-/// padded with spaces (`" ab"`, `"abc"`, `"bc "`). Each feature is hashed with 64-bit FNV-1a;
+/// padded with spaces (`" ab"`, `"abc"`, `"bc "`), and every pair of adjacent CJK characters
+/// (`b:` + pair; a Chinese word is most often two characters, which share no trigram with a
+/// longer word holding them: "北京" and "北京大学"). Text without CJK characters has no pair
+/// feature. Each feature is hashed with 64-bit FNV-1a;
 /// the hash picks a bucket (`h mod dim`) and a sign (top bit), the "hashing trick" of Weinberger
 /// et al. (2009). The sum is L2-normalised; a text with no letter or digit maps to the zero vector.
 ///
@@ -84,6 +88,14 @@ impl HashedNgramEncoder {
                     len += c.encode_utf8(&mut s[len..]).len();
                 }
                 self.add(&[b"c:", &s[..len]], out);
+            }
+            // CJK: every pair of adjacent characters too, the unit of a Chinese word.
+            for w in buf.windows(2).filter(|w| is_cjk(w[0]) && is_cjk(w[1])) {
+                let mut len = 0;
+                for c in w {
+                    len += c.encode_utf8(&mut s[len..]).len();
+                }
+                self.add(&[b"b:", &s[..len]], out);
             }
         }
         let n: f32 = out.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -135,6 +147,20 @@ mod tests {
 
     fn cos(a: &[f32], b: &[f32]) -> f32 {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn cjk_words_share_their_character_pairs() {
+        let e = HashedNgramEncoder::default();
+        let v = e
+            .encode(&["北京", "北京大学", "上海", "北京 大学"])
+            .unwrap();
+        let row = |k: usize| &v[k * 384..(k + 1) * 384];
+        // A word and a longer word holding it are near; two unrelated words are not.
+        assert!(cos(row(0), row(1)) > 0.3, "{}", cos(row(0), row(1)));
+        assert!(cos(row(0), row(2)).abs() < 0.2, "{}", cos(row(0), row(2)));
+        // No pair crosses a space.
+        assert!(cos(row(1), row(3)) < 0.99);
     }
 
     #[test]

@@ -18,7 +18,8 @@
 //! when built, the BM25 index of the passages ([`crate::bm25::Bm25Data`]; format 3 added it)
 //! and, when built, the static word embeddings
 //! ([`crate::static_embeddings::StaticEmbeddingsData`]; format 4 added them, format 5 replaced
-//! their int8 passage vectors with sign-bit codes in IVF clusters).
+//! their int8 passage vectors with sign-bit codes in IVF clusters; format 6 records the
+//! passages' [`Language`] in the header).
 //!
 //! Loading checks, in order, each with its own [`FormatProblem`]: magic
 //! ([`FormatProblem::BadMagic`]), version ([`FormatProblem::UnsupportedVersion`]), length
@@ -34,6 +35,7 @@
 use serde::{Deserialize, Serialize};
 use sprs::CsMatI;
 
+use crate::analysis::{Language, phrase_stem_key};
 use crate::bm25::{Bm25, Bm25Data};
 use crate::encoder::EncoderInfo;
 use crate::error::FormatProblem;
@@ -44,7 +46,7 @@ use crate::{Error, Result};
 /// The first 8 bytes of every index file.
 pub const MAGIC: &[u8; 8] = b"HIPPORAG";
 /// The payload layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 /// Bytes before the payload.
 pub const PREFIX_LEN: usize = 24;
 
@@ -132,6 +134,13 @@ pub struct BuildInfo {
     pub quantization: Quantization,
     /// `hipporag-wasm <version>` that wrote the file.
     pub generator: String,
+    /// The language of the passages: how BM25's terms and the query's entities are read
+    /// ([`crate::analysis`], [`crate::query`]).
+    pub language: Language,
+    /// Lowercased words that never start or make a query entity on their own: the
+    /// language's NLTK stopwords for Russian and Chinese (so the browser needs no list of its
+    /// own); empty for English, whose question words are built into [`crate::query`].
+    pub query_stopwords: Vec<String>,
 }
 
 /// Everything the header says about the index.
@@ -145,6 +154,9 @@ pub struct Header {
     /// Build parameters.
     pub build: BuildInfo,
 }
+
+/// The shortest phrase [`Index::phrase_id_inflected`] matches by its inflection key.
+pub const MIN_INFLECTED_CHARS: usize = 5;
 
 /// A CSR matrix as serialised.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -378,6 +390,9 @@ pub struct Index {
     pub pages: Vec<u32>,
     /// Node specificity `s_i = 1/|P_i|` (HippoRAG §3.2), `|P_i|` = passages containing phrase `i`.
     pub specificity: Vec<f32>,
+    /// Each phrase's inflection key ([`crate::analysis::phrase_stem_key`]) and node id, sorted
+    /// by key (the first node of a key kept); empty for languages without one.
+    pub phrase_stems: Vec<(String, u32)>,
 }
 
 impl Index {
@@ -488,9 +503,19 @@ impl Index {
                 if k == 0 { 1.0 } else { 1.0 / k as f32 }
             })
             .collect();
+        let language = d.header.build.language;
+        let mut phrase_stems: Vec<(String, u32)> = d
+            .phrases
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((phrase_stem_key(p, language)?, i as u32)))
+            .collect();
+        phrase_stems.sort();
+        phrase_stems.dedup_by(|b, a| a.0 == b.0);
         Ok(Self {
             header: d.header,
             phrases: d.phrases,
+            phrase_stems,
             phrase_vectors: VectorIndex::new(d.phrase_vectors),
             graph,
             passage_phrases,
@@ -517,6 +542,23 @@ impl Index {
             .binary_search_by(|p| p.as_str().cmp(phrase))
             .ok()
             .map(|i| i as u32)
+    }
+
+    /// The id of `phrase` (already normalised) or of a node that is another inflected form of
+    /// it ([`crate::analysis::phrase_stem_key`]; Russian), if any. A phrase shorter than
+    /// [`MIN_INFLECTED_CHARS`] characters matches only itself: a short word's stem is shared by
+    /// unrelated words ("жил", lived, and "жилой", residential).
+    pub fn phrase_id_inflected(&self, phrase: &str) -> Option<u32> {
+        self.phrase_id(phrase).or_else(|| {
+            if phrase.chars().count() < MIN_INFLECTED_CHARS {
+                return None;
+            }
+            let key = phrase_stem_key(phrase, self.header.build.language)?;
+            self.phrase_stems
+                .binary_search_by(|(k, _)| k.as_str().cmp(&key))
+                .ok()
+                .map(|i| self.phrase_stems[i].1)
+        })
     }
 }
 

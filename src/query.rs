@@ -5,7 +5,11 @@
 //!
 //! 1. **Phrase matches**: the question is normalised ([`normalize_phrase`]) and scanned left to
 //!    right for the longest token span (up to [`MAX_SPAN`] tokens) that is a phrase node of the
-//!    index; a match consumes its tokens. Single-token matches must not be stopwords.
+//!    index; a match consumes its tokens. Single-token matches must not be stopwords. Text
+//!    in a script written without spaces (Chinese, Japanese kana) is matched character by
+//!    character instead of token by token, so the question reaches the phrase nodes the
+//!    indexer's segmenter made without a dictionary in the browser: longest match against the
+//!    index's own phrases (at least two characters).
 //! 2. **Names and numbers** ([`crate::names`], [`NameStyle::Query`]): runs of capitalised words
 //!    and numbers with connectors such as `of`, `the`, `de` inside ("Journal of Psychotherapy
 //!    Integration", "Walk the Line", "1960"); a sentence-initial stopword ("Who", "The") does not
@@ -16,6 +20,7 @@
 //! normalised). When it is empty the retriever falls back to dense retrieval (see
 //! [`crate::retriever`]).
 
+use crate::analysis::{Language, is_cjk};
 use crate::index::Index;
 use crate::names::{NameStyle, is_capitalised, name_end};
 use crate::normalize::normalize_phrase;
@@ -159,11 +164,43 @@ fn words(question: &str) -> Vec<Word<'_>> {
         .collect()
 }
 
+/// The units phrase matches are made of, in a normalised question: every CJK character
+/// ([`is_cjk`]) on its own, and every other run of letters and digits; each with whether a
+/// space comes before it. Text without CJK gives its space-separated tokens.
+fn units(norm: &str) -> Vec<(&str, bool)> {
+    let mut out = Vec::new();
+    for tok in norm.split(' ').filter(|t| !t.is_empty()) {
+        let mut space = true;
+        let mut start = 0;
+        for (i, c) in tok.char_indices() {
+            if is_cjk(c) {
+                if start < i {
+                    out.push((&tok[start..i], space));
+                    space = false;
+                }
+                out.push((&tok[i..i + c.len_utf8()], space));
+                space = false;
+                start = i + c.len_utf8();
+            }
+        }
+        if start < tok.len() {
+            out.push((&tok[start..], space));
+        }
+    }
+    out
+}
+
 /// Extracts query entities from `question` against the phrase nodes of `index`.
 ///
 /// Returns entity strings: normalised phrase strings for phrase matches, original text for
-/// capitalised spans. Deterministic; empty when nothing qualifies.
+/// capitalised spans. Deterministic; empty when nothing qualifies. In a Russian index a span
+/// also matches a node that is another inflected form of it
+/// ([`Index::phrase_id_inflected`]); stopwords are the index's own for Russian and Chinese
+/// ([`crate::index::BuildInfo::query_stopwords`]) besides the built-in English ones.
 pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
+    let stored = &index.header.build.query_stopwords;
+    let language = index.header.build.language;
+    let stop = |t: &str| is_stopword(t) || stored.binary_search_by(|w| w.as_str().cmp(t)).is_ok();
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut push = |entity: String, out: &mut Vec<String>| {
@@ -174,19 +211,26 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
         }
     };
 
-    // 1. Longest phrase matches over normalised tokens.
+    // 1. Longest phrase matches over the normalised question's units.
     let norm = normalize_phrase(question);
-    let toks: Vec<&str> = norm.split(' ').filter(|t| !t.is_empty()).collect();
+    let units = units(&norm);
     let mut i = 0;
-    while i < toks.len() {
+    while i < units.len() {
         let mut matched = 0;
-        for len in (1..=MAX_SPAN.min(toks.len() - i)).rev() {
-            let cand = toks[i..i + len].join(" ");
-            if len == 1 && (is_stopword(&cand) || cand.chars().count() < 2) {
+        for len in (1..=MAX_SPAN.min(units.len() - i)).rev() {
+            let mut cand = String::new();
+            for (k, &(u, space)) in units[i..i + len].iter().enumerate() {
+                if space && k > 0 {
+                    cand.push(' ');
+                }
+                cand.push_str(u);
+            }
+            let word = len == 1 || !cand.contains(' ');
+            if word && (stop(&cand) || cand.chars().count() < 2) {
                 continue;
             }
-            if index.phrase_id(&cand).is_some() {
-                push(cand, &mut out);
+            if let Some(id) = index.phrase_id_inflected(&cand) {
+                push(index.phrases[id as usize].clone(), &mut out);
                 matched = len;
                 break;
             }
@@ -200,15 +244,19 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
     let texts: Vec<&str> = ws.iter().map(|w| w.text).collect();
     let mut k = 0;
     while k < ws.len() {
-        let starts = (ws[k].capital || ws[k].number)
-            && !(k == 0 && is_stopword(&normalize_phrase(ws[k].text)));
+        let starts =
+            (ws[k].capital || ws[k].number) && !(k == 0 && stop(&normalize_phrase(ws[k].text)));
         if !starts {
             k += 1;
             continue;
         }
         let end = name_end(&texts, k, NameStyle::Query, |_| true) + 1; // exclusive
         let text = texts[k..end].join(" ");
-        if !(end - k == 1 && is_stopword(&normalize_phrase(&text))) {
+        // Russian capitalises a question's first word whatever it is ("Эволюция …",
+        // "Подтверждения …"): alone, it is a name only if step 1 found it as a node.
+        let first_word = k == 0 && end == 1 && language == Language::Russian;
+        let stopword = end - k == 1 && stop(&normalize_phrase(&text));
+        if !(first_word || stopword) {
             push(text, &mut out);
         }
         k = end;
@@ -219,6 +267,25 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cjk_is_matched_character_by_character() {
+        // The Chinese explainer's question: one token after normalisation.
+        let norm = normalize_phrase("个性化PageRank算法在HippoRAG中起什么作用?");
+        let u: Vec<&str> = units(&norm).into_iter().map(|(u, _)| u).collect();
+        assert_eq!(
+            u,
+            [
+                "个", "性", "化", "pagerank", "算", "法", "在", "hipporag", "中", "起", "什", "么",
+                "作", "用"
+            ]
+        );
+        // Text without CJK: its tokens, each after a space but the first.
+        assert_eq!(
+            units("walk the line"),
+            [("walk", true), ("the", true), ("line", true)]
+        );
+    }
 
     #[test]
     fn stopwords_are_sorted_for_binary_search() {

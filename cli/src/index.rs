@@ -10,6 +10,7 @@ use hipporag_indexer::files::write_atomic;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
+use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::vectors::Quantization;
 
@@ -55,6 +56,38 @@ pub(crate) struct IndexArgs {
     /// Also store fact (triple) embeddings (larger index; for HippoRAG 2 mode).
     #[arg(long)]
     pub(crate) fact_vectors: bool,
+    /// The corpus language: `auto` (each passage identified by whatlang, the majority wins),
+    /// or a tag whose language is `en`, `ru` or `zh` (`zh-CN`, `ru-RU`, …). It picks BM25's
+    /// terms and the rule extractor's rules, and the index records it for the query side.
+    #[arg(long, default_value = "auto")]
+    pub(crate) lang: String,
+}
+
+/// The language of `--lang`, detected from the passages for `auto`.
+pub(crate) fn corpus_language(
+    lang: &str,
+    passages: &[hipporag_wasm::index::Passage],
+) -> Result<Language> {
+    if lang != "auto" {
+        return Language::from_tag(lang).ok_or_else(|| {
+            hipporag_indexer::Error::InvalidRequest(format!(
+                "--lang {lang}: expected auto or a tag of en, ru or zh"
+            ))
+        });
+    }
+    let d = hipporag_indexer::language::detect(passages);
+    let counts: Vec<String> = Language::ALL
+        .iter()
+        .zip(d.passages)
+        .map(|(l, n)| format!("{} {n}", l.code()))
+        .chain(d.unsupported.iter().map(|(c, n)| format!("{c} {n}")))
+        .collect();
+    log::info!(
+        "language: {} (detected; passages per language: {}; --lang overrides)",
+        d.language.code(),
+        counts.join(", ")
+    );
+    Ok(d.language)
 }
 
 /// `hipporag index --encoder`.
@@ -70,6 +103,7 @@ pub(crate) fn run(a: IndexArgs) -> Result<()> {
     let t0 = Instant::now();
     let passages = read_corpus(&a.corpus)?;
     log::info!("{}: {} passages", a.corpus.display(), passages.len());
+    let language = corpus_language(&a.lang, &passages)?;
     let docs = match &a.openie {
         Some(path) => {
             let (docs, report) = import_openie(path, &passages)?;
@@ -77,7 +111,11 @@ pub(crate) fn run(a: IndexArgs) -> Result<()> {
             docs
         }
         None => {
-            let (docs, report) = extract_corpus(&passages, &RuleOptions::default());
+            let rules = RuleOptions {
+                language,
+                ..Default::default()
+            };
+            let (docs, report) = extract_corpus(&passages, &rules);
             log::info!("OpenIE: built-in rule extractor (no LLM, no --openie file): {report}");
             docs
         }
@@ -100,6 +138,7 @@ pub(crate) fn run(a: IndexArgs) -> Result<()> {
         synonymy_k: a.synonymy_k,
         quantization: a.quantization,
         fact_vectors: a.fact_vectors,
+        language,
         ..Default::default()
     };
     let (data, build) = GraphBuilder::from_openie(passages, &docs)

@@ -59,6 +59,10 @@ pub(crate) struct OpenieArgs {
     /// Request `response_format: {"type": "json_object"}`.
     #[arg(long)]
     json_mode: bool,
+    /// The built-in rule extractor's language: `auto` (detected) or a tag of `en`, `ru`, `zh`
+    /// (as `hipporag index --lang`; the LLM reads any language).
+    #[arg(long, default_value = "auto")]
+    lang: String,
 }
 
 pub(crate) fn run(a: OpenieArgs) -> Result<()> {
@@ -71,7 +75,11 @@ pub(crate) fn run(a: OpenieArgs) -> Result<()> {
                 "--model needs --base-url (the server's API root); without both, the built-in rule extractor runs".into(),
             ));
         }
-        let (docs, report) = extract_corpus(&passages, &RuleOptions::default());
+        let rules = RuleOptions {
+            language: crate::index::corpus_language(&a.lang, &passages)?,
+            ..Default::default()
+        };
+        let (docs, report) = extract_corpus(&passages, &rules);
         write_openie(&a.out, &passages, &docs, "rules")?;
         log::info!(
             "{}: built-in rule extractor (no LLM): {report}; {:.2} s",

@@ -16,17 +16,65 @@ use hipporag_wasm::index::Passage;
 /// heading path says what the passage is about).
 pub const TITLE_WEIGHT: usize = 3;
 
-/// `language`'s stopwords (NLTK's list, the `stop-words` crate), lowercased: left out of the
-/// BM25 terms (as stems) and of the static embeddings' vocabulary.
+/// `language`'s stopwords (NLTK's list, the `stop-words` crate, and for Russian its question
+/// words), lowercased: left out of the BM25 terms (as stems) and of the static embeddings'
+/// vocabulary, and stored in a Russian or Chinese index for the query side
+/// ([`hipporag_wasm::index::BuildInfo::query_stopwords`]).
 pub fn stopwords(language: Language) -> HashSet<String> {
-    let code = match language {
-        Language::English => "en",
+    let extra: &[&str] = match language {
+        Language::Russian => RUSSIAN_QUESTION_WORDS,
+        Language::English | Language::Chinese => &[],
     };
-    stop_words::get(code)
+    stop_words::get(language.code())
         .iter()
+        .chain(extra)
         .map(|w| w.to_lowercase())
         .collect()
 }
+
+/// Russian question words (and a question's imperatives and "против") missing from NLTK's Russian list (which has "что", "кто", "как",
+/// "где", "когда"), in their common forms: without them a question's first word ("Сколько …",
+/// "Какая …") would be taken for a name.
+const RUSSIAN_QUESTION_WORDS: &[&str] = &[
+    "сколько",
+    "какой",
+    "какая",
+    "какое",
+    "какие",
+    "какого",
+    "какому",
+    "каким",
+    "каком",
+    "какую",
+    "каких",
+    "какими",
+    "почему",
+    "зачем",
+    "откуда",
+    "куда",
+    "чей",
+    "чья",
+    "чьё",
+    "чьи",
+    "который",
+    "которая",
+    "которое",
+    "которые",
+    "которого",
+    "которой",
+    "котором",
+    "которым",
+    "которую",
+    "которых",
+    "назовите",
+    "перечислите",
+    "опишите",
+    "против",
+    "помимо",
+    "каково",
+    "какова",
+    "каковы",
+];
 
 /// The stems of `language`'s stopwords.
 pub fn stopword_terms(language: Language) -> HashSet<String> {

@@ -12,6 +12,7 @@
 //! (`minilm`) are features.
 //!
 //! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines.
+//! * [`language`] — the corpus language by detection, when the user does not name it.
 //! * [`openie`] — OpenIE documents: import, the rule extractor, the LLM client and its cache.
 //! * [`graph`] — [`graph::GraphBuilder`] and exact synonymy neighbours.
 //! * [`bm25`] — the BM25 index of the passages.
@@ -30,6 +31,7 @@ pub mod files;
 pub mod graph;
 pub mod hex;
 pub mod json;
+pub mod language;
 #[cfg(feature = "minilm")]
 pub mod minilm;
 pub mod openie;

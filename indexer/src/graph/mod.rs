@@ -29,9 +29,9 @@
 //! 5. **Facts** (distinct `(subject, relation, object)`), passage embeddings of
 //!    `title + "\n" + text`, and — for HippoRAG 2 mode — fact embeddings of [`Fact::text`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use hipporag_wasm::analysis::Language;
+use hipporag_wasm::analysis::{Language, phrase_stem_key};
 use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::encoder::Encoder;
 use hipporag_wasm::index::{BuildInfo, Counts, Csr, Fact, Header, IndexData, Passage};
@@ -64,6 +64,9 @@ pub struct BuildOptions {
     /// Also build the BM25 index of the passages ([`crate::bm25`]; the `bm25` and `hybrid`
     /// modes need it); default on, `None` leaves it out.
     pub bm25: Option<Bm25Params>,
+    /// The passages' language ([`Language`]; default English): BM25's terms, and recorded in
+    /// the header for the query side.
+    pub language: Language,
 }
 
 impl Default for BuildOptions {
@@ -76,6 +79,7 @@ impl Default for BuildOptions {
             batch_size: 256,
             generator: format!("hipporag-wasm {}", env!("CARGO_PKG_VERSION")),
             bm25: Some(Bm25Params::default()),
+            language: Language::English,
         }
     }
 }
@@ -100,7 +104,8 @@ pub enum Synonymy {
     /// The paper's: phrase embeddings with cosine ≥ τ, at most k per phrase
     /// ([`BuildOptions::synonymy_threshold`], [`BuildOptions::synonymy_k`]). As in the
     /// reference, a phrase with at most 2 letters or digits seeks no synonyms (it can still be
-    /// chosen by a longer phrase).
+    /// chosen by a longer phrase), except a two-character CJK word ("北京"), which is a whole
+    /// word where two Latin letters are an abbreviation.
     FromEmbeddings,
     /// Given pairs `(a, b) → weight` with `a < b` (the synthetic generator draws them).
     Given(BTreeMap<(u32, u32), f32>),
@@ -170,6 +175,40 @@ impl GraphBuilder {
         self.passages.is_empty()
     }
 
+    /// Merges the inflected forms of a phrase into one node (Russian: the phrases with one
+    /// [`phrase_stem_key`]), named by its most frequent form among the triples' subjects and
+    /// objects (the smallest on ties). A no-op for languages without an inflection key
+    /// (English, Chinese). [`GraphBuilder::build`] calls it with the options' language.
+    pub fn merge_inflections(&mut self, language: Language) {
+        let mut forms: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+        for (s, _, o) in self.triples.iter().flatten() {
+            for p in [s, o] {
+                let Some(key) = phrase_stem_key(p, language) else {
+                    return;
+                };
+                *forms.entry(key).or_default().entry(p.clone()).or_default() += 1;
+            }
+        }
+        let mut name: HashMap<String, String> = HashMap::new();
+        for f in forms.values() {
+            let best = f
+                .iter()
+                .max_by_key(|&(form, n)| (*n, std::cmp::Reverse(form)))
+                .map(|(form, _)| form.clone())
+                .expect("a key has a form");
+            for form in f.keys().filter(|&form| *form != best) {
+                name.insert(form.clone(), best.clone());
+            }
+        }
+        for (s, _, o) in self.triples.iter_mut().flatten() {
+            for p in [s, o] {
+                if let Some(n) = name.get(p.as_str()) {
+                    *p = n.clone();
+                }
+            }
+        }
+    }
+
     /// Steps 1–2: phrase nodes (sorted), triple edges, facts and `Pᵀ`.
     pub fn triple_graph(self) -> TripleGraph {
         let phrase_set: BTreeSet<&str> = self
@@ -236,7 +275,9 @@ impl GraphBuilder {
         opts: &BuildOptions,
         progress: &dyn Progress,
     ) -> Result<(IndexData, BuildReport)> {
-        self.triple_graph()
+        let mut b = self;
+        b.merge_inflections(opts.language);
+        b.triple_graph()
             .finish(encoder, opts, Synonymy::FromEmbeddings, progress)
     }
 }
@@ -334,7 +375,7 @@ impl TripleGraph {
 
         let bm25 = opts
             .bm25
-            .map(|params| crate::bm25::build(&self.passages, Language::English, params));
+            .map(|params| crate::bm25::build(&self.passages, opts.language, params));
 
         let counts = Counts {
             phrases: n as u32,
@@ -354,6 +395,20 @@ impl TripleGraph {
                     synonymy_k: opts.synonymy_k as u32,
                     quantization: opts.quantization,
                     generator: opts.generator.clone(),
+                    language: opts.language,
+                    query_stopwords: match opts.language {
+                        Language::English => Vec::new(),
+                        l => {
+                            // Normalised as the query's words are compared.
+                            let mut w: Vec<String> = crate::bm25::stopwords(l)
+                                .iter()
+                                .map(|w| normalize_phrase(w))
+                                .collect();
+                            w.sort();
+                            w.dedup();
+                            w
+                        }
+                    },
                 },
             },
             phrase_vectors: Vectors::from_f32(dim, &phrase_emb, opts.quantization),
@@ -385,7 +440,10 @@ impl TripleGraph {
         let seeks: Vec<bool> = self
             .phrases
             .iter()
-            .map(|p| p.chars().filter(|c| c.is_alphanumeric()).count() > 2)
+            .map(|p| {
+                let n = p.chars().filter(|c| c.is_alphanumeric()).count();
+                n > 2 || (n == 2 && p.chars().any(hipporag_wasm::analysis::is_cjk))
+            })
             .collect();
         let pairs = synonymy::synonymy_pairs(
             phrase_emb,

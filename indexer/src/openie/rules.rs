@@ -64,8 +64,12 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::{OpenIeDoc, Triple};
 use crate::corpus::Passage;
+use hipporag_wasm::analysis::Language;
 use hipporag_wasm::names::{NameStyle, is_article, is_capitalised, name_end};
 use hipporag_wasm::normalize::normalize_phrase;
+
+mod chinese;
+mod russian;
 
 /// Relation used when the text between two phrases is empty or too long to be a predicate.
 pub const GENERIC_RELATION: &str = "related to";
@@ -94,6 +98,10 @@ pub struct RuleOptions {
     /// not the passage title (a site passage's title is its whole heading path); each heading
     /// gives the phrases of [`docs_heading_phrases`] instead of itself whole.
     pub docs_headings: bool,
+    /// The text's language (default English): the stopword list of steps 3 and 5, and the
+    /// rules of [`RuleExtractor`]'s module docs per script (Russian noun phrases, Chinese
+    /// words by jieba).
+    pub language: Language,
 }
 
 impl Default for RuleOptions {
@@ -106,6 +114,7 @@ impl Default for RuleOptions {
             sentence_pairs: true,
             topic_star: true,
             docs_headings: false,
+            language: Language::English,
         }
     }
 }
@@ -140,6 +149,10 @@ pub struct RuleExtractor {
     /// Lowercased words the corpus writes in lower case at least as often as capitalised
     /// inside a sentence (empty without corpus statistics).
     common: HashSet<String>,
+    /// Lowercased words the corpus capitalises somewhere after a sentence's first word. In
+    /// Russian (where a sentence-initial verb or gerund is as capitalised as a name) a single
+    /// capitalised word that starts its sentence is a name only when it is in here.
+    capitalised_inside: HashSet<String>,
 }
 
 impl RuleExtractor {
@@ -149,6 +162,7 @@ impl RuleExtractor {
         Self {
             opts,
             common: HashSet::new(),
+            capitalised_inside: HashSet::new(),
         }
     }
 
@@ -177,7 +191,15 @@ impl RuleExtractor {
             .filter(|(w, n)| *n >= capital.get(w).copied().unwrap_or(0))
             .map(|(w, _)| w)
             .collect();
-        Self { opts, common }
+        let capitalised_inside = match opts.language {
+            Language::Russian => capital.into_keys().collect(),
+            _ => HashSet::new(),
+        };
+        Self {
+            opts,
+            common,
+            capitalised_inside,
+        }
     }
 
     /// The options in use.
@@ -311,9 +333,19 @@ impl RuleExtractor {
         }
     }
 
-    /// A relation from the text between two phrases.
+    /// A relation from the text between two phrases (Chinese: its words without spaces,
+    /// counted in characters, at most 2 per allowed word).
     fn relation(&self, between: &str) -> String {
         let words: Vec<&str> = between.unicode_words().collect();
+        if self.opts.language == Language::Chinese {
+            let text: String = words.concat();
+            let n = text.chars().count();
+            return if n == 0 || n > 2 * self.opts.max_relation_words {
+                GENERIC_RELATION.to_string()
+            } else {
+                text
+            };
+        }
         if words.is_empty() || words.len() > self.opts.max_relation_words {
             GENERIC_RELATION.to_string()
         } else {
@@ -324,12 +356,18 @@ impl RuleExtractor {
     /// The phrases of one sentence, in order of appearance, without duplicates: the passes of
     /// the module docs, in order, each taking only words no earlier pass took.
     fn sentence_phrases(&self, sentence: &str) -> Vec<Span> {
-        let mut scan = SentenceScanner::new(sentence);
+        let language = self.opts.language;
+        let mut scan = SentenceScanner::new(sentence, language);
         scan.code_identifiers();
-        scan.dates();
-        scan.names(&self.common);
+        if language == Language::English {
+            scan.dates();
+        }
+        if language == Language::Chinese {
+            scan.chinese_words(self.opts.noun_phrases, self.opts.max_phrase_words);
+        }
+        scan.names(&self.common, &self.capitalised_inside);
         scan.numbers();
-        if self.opts.noun_phrases {
+        if self.opts.noun_phrases && language != Language::Chinese {
             scan.noun_phrases(self.opts.min_phrase_words, self.opts.max_phrase_words);
         }
         scan.finish()
@@ -340,6 +378,7 @@ impl RuleExtractor {
 /// the phrases found so far.
 struct SentenceScanner<'a> {
     sentence: &'a str,
+    language: Language,
     toks: Vec<Tok<'a>>,
     /// Token indexes of the words (UAX #29 word segments with a letter or digit).
     words: Vec<usize>,
@@ -349,13 +388,14 @@ struct SentenceScanner<'a> {
 }
 
 impl<'a> SentenceScanner<'a> {
-    fn new(sentence: &'a str) -> Self {
+    fn new(sentence: &'a str, language: Language) -> Self {
         let toks = tokens(sentence);
         let words = (0..toks.len())
             .filter(|&i| toks[i].kind == Kind::Word)
             .collect();
         Self {
             sentence,
+            language,
             used: vec![false; toks.len()],
             toks,
             words,
@@ -443,7 +483,7 @@ impl<'a> SentenceScanner<'a> {
     /// Pass 3: names ([`hipporag_wasm::names`]), without a leading article; a single word only
     /// when it is not a function word and not in `common` (words the corpus writes in lower
     /// case at least as often as capitalised).
-    fn names(&mut self, common: &HashSet<String>) {
+    fn names(&mut self, common: &HashSet<String>, capitalised_inside: &HashSet<String>) {
         let word_texts: Vec<&str> = self.words.iter().map(|&i| self.toks[i].text).collect();
         let mut wi = 0;
         while wi < self.words.len() {
@@ -468,8 +508,11 @@ impl<'a> SentenceScanner<'a> {
             }
             let single = a_w == end_w;
             let lower = word_texts[a_w].to_lowercase();
-            let drop = is_stopword(&lower)
-                || (single && common.contains(&lower))
+            let sentence_initial = self.language == Language::Russian
+                && a_w == 0
+                && !capitalised_inside.contains(&lower);
+            let drop = is_stopword(self.language, &lower)
+                || (single && (common.contains(&lower) || sentence_initial))
                 || (single && lower.chars().count() < 2);
             let b = self.words[end_w] + 1;
             if !drop {
@@ -486,6 +529,19 @@ impl<'a> SentenceScanner<'a> {
                 }
             }
             wi = end_w + 1;
+        }
+    }
+
+    /// Chinese: jieba's names and nouns ([`chinese`]), before the English rules take the
+    /// Latin words.
+    fn chinese_words(&mut self, nouns: bool, max_words: usize) {
+        let words = chinese::words(self.sentence);
+        for (start, end) in chinese::phrases(&words, nouns, max_words) {
+            let a = self.toks.iter().position(|t| t.start == start);
+            let b = self.toks.iter().position(|t| t.end() == end);
+            if let (Some(a), Some(b)) = (a, b) {
+                self.take(a, b + 1);
+            }
         }
     }
 
@@ -513,8 +569,11 @@ impl<'a> SentenceScanner<'a> {
             let content = !self.used[i]
                 && t.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
                 && t.chars().count() >= 3
-                && !is_stopword(t)
-                && !breaks_noun_phrase(t);
+                && !is_stopword(self.language, t)
+                && !match self.language {
+                    Language::Russian => russian::breaks_noun_phrase(t),
+                    _ => breaks_noun_phrase(t),
+                };
             let contiguous =
                 wi > 0 && !run.is_empty() && joinable_gap(&self.toks, self.words[wi - 1], i);
             if content && (run.is_empty() || contiguous) {
@@ -530,6 +589,14 @@ impl<'a> SentenceScanner<'a> {
     }
 
     fn flush_noun_phrase(&mut self, run: &mut Vec<usize>, min_words: usize, max_words: usize) {
+        if self.language == Language::Russian {
+            let words: Vec<&str> = run.iter().map(|&i| self.toks[i].text).collect();
+            for (a, b) in russian::noun_phrases(&words, min_words, max_words) {
+                self.take(run[a], run[b - 1] + 1);
+            }
+            run.clear();
+            return;
+        }
         if run.len() >= min_words.max(1) {
             let k = run.len().saturating_sub(max_words);
             self.take(run[k], run[run.len() - 1] + 1);
@@ -789,13 +856,17 @@ fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn is_stopword(lower: &str) -> bool {
-    stopwords().contains(lower)
-}
-
-fn stopwords() -> &'static HashSet<&'static str> {
-    static SET: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
-    SET.get_or_init(|| stop_words::get("en").iter().copied().collect())
+/// True for a function word of `language` ([`crate::bm25::stopwords`]: NLTK's list).
+fn is_stopword(language: Language, lower: &str) -> bool {
+    static SETS: [std::sync::OnceLock<HashSet<String>>; Language::ALL.len()] =
+        [const { std::sync::OnceLock::new() }; Language::ALL.len()];
+    let k = Language::ALL
+        .iter()
+        .position(|&l| l == language)
+        .expect("every language is in Language::ALL");
+    SETS[k]
+        .get_or_init(|| crate::bm25::stopwords(language))
+        .contains(lower)
 }
 
 /// True when only a single space, a hyphen, an apostrophe, or an initial's period (plus a
