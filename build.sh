@@ -170,11 +170,22 @@ university_index() {
     --out "$OUT/case_study_university.hipporag" --fact-vectors
 }
 
+# XQuAD's Chinese and Russian sets (../shared/data/multilingual/, README there cites the
+# source), with the built-in rules in their language: the demo's Chinese and Russian corpora.
+xquad_indexes() {
+  local l
+  for l in zh ru; do
+    ./target/release/hipporag index --lang "$l" --fact-vectors \
+      --corpus "$DATA/multilingual/xquad_${l}_corpus.json" --out "$OUT/xquad_$l.hipporag"
+  done
+}
+
 # The static site: out/www/ (page + worker bundled by esbuild, the wasm module, the indexes
 # that exist, corpora.json). Needs build_native, build_wasm and the indexes first.
 build_site() {
   npm_deps
   university_index
+  xquad_indexes
   node www/build.mjs --out "$OUT/www" --indexes "$OUT" --data "$DATA"
 }
 

@@ -341,3 +341,34 @@ test("the paper's case study, chosen from the corpus menu: the page ranks as the
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const [id, lang] of [
+  ["xquad_zh", "Chinese"],
+  ["xquad_ru", "Russian"],
+]) {
+  test(`XQuAD ${lang}, chosen from the corpus menu: query entities found in the page, ranked as the native \`hipporag query\``, async () => {
+    const { page, context, errors } = await open("/?corpus=musique_train");
+    await page.selectOption("#corpus", id);
+    await page.waitForSelector("#load.done", { timeout: 30000 });
+    assert.match(await page.locator("#load-summary").innerText(), /240 passages/);
+    const qs = JSON.parse(readFileSync(join(data, "multilingual", `${id}.json`), "utf8"));
+    const indexPath = join(site, "indexes", `${id}.hipporag`);
+    for (const q of qs.slice(0, 3)) {
+      const { ids } = await ask(page, q.question, { type: true });
+      const native = JSON.parse(
+        execFileSync(join(root, "target", "release", "hipporag"), ["query", indexPath, q.question, "--json"], { encoding: "utf8" }),
+      );
+      assert.deepEqual(
+        ids,
+        native.passages.map((p) => p.id),
+        `${q.question}: browser top 5 = native top 5`,
+      );
+      // The query's entities were read in the page (CJK by character, Russian by stem), not
+      // a fallback: the seeds table lists them.
+      assert.ok((await page.locator("#x-seeds tbody tr").count()) >= 1, `${q.question}: no seed`);
+    }
+    await page.screenshot({ path: join(outDir, `${id}.png`), fullPage: true });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
