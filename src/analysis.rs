@@ -45,6 +45,11 @@ impl Language {
     /// Every supported language, in the order of their stored tags.
     pub const ALL: [Language; 3] = [Language::English, Language::Russian, Language::Chinese];
 
+    /// The language's position in [`Language::ALL`].
+    pub const fn ordinal(self) -> usize {
+        self as usize
+    }
+
     /// The ISO 639-1 code: `en`, `ru`, `zh`.
     pub fn code(self) -> &'static str {
         match self {

@@ -7,6 +7,7 @@ use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::Assets;
+use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 
 use crate::common::Bars;
@@ -33,6 +34,10 @@ pub(crate) struct SiteArgs {
     /// Synonymy threshold τ on cosine.
     #[arg(long, default_value_t = 0.8)]
     pub(crate) synonymy_threshold: f32,
+    /// The language of pages without a supported `<html lang>` (and of Markdown pages): a tag
+    /// of en, ru or zh. Each language gets its own index; a page searches its own language's.
+    #[arg(long, default_value = "en")]
+    pub(crate) lang: String,
     /// Print the build report as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -188,6 +193,12 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         ui: ui_assets(&a),
         build: BuildOptions {
             synonymy_threshold: a.synonymy_threshold,
+            language: Language::from_tag(&a.lang).ok_or_else(|| {
+                hipporag_indexer::Error::InvalidRequest(format!(
+                    "--lang {}: expected a tag of en, ru or zh",
+                    a.lang
+                ))
+            })?,
             ..Default::default()
         },
         exclude: a.exclude,
@@ -238,6 +249,17 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         written,
         secs
     );
+    if r.languages.len() > 1 {
+        let langs: Vec<String> = r
+            .languages
+            .iter()
+            .map(|l| format!("{} ({} passages)", l.lang, l.passages))
+            .collect();
+        log::info!(
+            "one index per language: {} (the figures above are the first's)",
+            langs.join(", ")
+        );
+    }
     println!(
         "Add to your pages:\n  <div id=\"hipporag-search\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
         hipporag_indexer::site::OUTPUT_DIR

@@ -40,7 +40,7 @@ pub fn detect(passages: &[Passage]) -> Detection {
             continue;
         };
         match supported(lang) {
-            Some(l) => counts[Language::ALL.iter().position(|&x| x == l).unwrap_or(0)] += 1,
+            Some(l) => counts[l.ordinal()] += 1,
             None => *other.entry(lang.code()).or_default() += 1,
         }
     }

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::{Assets, OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
+use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::HashedNgramEncoder;
 
 const PAGES: &[(&str, &str)] = &[
@@ -80,7 +81,7 @@ fn output(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn passages_carry_url_anchor_and_heading_path() {
     let tmp = tempfile::tempdir().unwrap();
     write_site(tmp.path());
-    let (pages, passages) = read_site(tmp.path(), &[]).unwrap();
+    let (pages, passages) = read_site(tmp.path(), &[], Language::English).unwrap();
     assert_eq!(pages, 3);
     let got: Vec<(&str, &str)> = passages
         .iter()
@@ -101,7 +102,7 @@ fn passages_carry_url_anchor_and_heading_path() {
         passages.iter().all(|p| !p.passage.text.contains("©")),
         "footer skipped"
     );
-    let (n, _) = read_site(tmp.path(), &["guide/**".into()]).unwrap();
+    let (n, _) = read_site(tmp.path(), &["guide/**".into()], Language::English).unwrap();
     assert_eq!(n, 2, "--exclude");
 }
 
@@ -186,4 +187,64 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
         "{err}"
     );
     assert_eq!(output(a.path()), before);
+}
+
+/// A site in three languages: one index per `<html lang>`, each answering its own language.
+#[test]
+fn each_html_lang_gets_its_own_index() {
+    use hipporag_indexer::split::PieceDir;
+    use hipporag_wasm::retriever::Mode;
+    let tmp = tempfile::tempdir().unwrap();
+    write_site(tmp.path());
+    // From the Chinese and Russian HippoRAG explainers (../shared/data/multilingual/).
+    let zh = r#"<html lang="zh-CN"><body><main><h1 id="hipporag">HippoRAG</h1><p>俄亥俄州立大学的研究人员提出了一种新的检索框架。</p>
+<h2 id="ppr">个性化PageRank</h2><p>个性化PageRank算法在知识图谱上传播概率。</p></main></body></html>"#;
+    let ru = r#"<html lang="ru-RU"><body><main><h1 id="hipporag">HippoRAG</h1><p>Авторы используют персонализированный алгоритм PageRank для обхода графа знаний.</p></main></body></html>"#;
+    std::fs::write(tmp.path().join("zh.html"), zh).unwrap();
+    std::fs::write(tmp.path().join("ru.html"), ru).unwrap();
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let r = build_site(
+        tmp.path(),
+        &HashedNgramEncoder::default(),
+        None,
+        &opts(pkg.path()),
+        &(),
+    )
+    .unwrap();
+    let langs: Vec<(&str, usize)> = r
+        .languages
+        .iter()
+        .map(|l| (l.lang.as_str(), l.passages))
+        .collect();
+    // English (no lang, and the Markdown page) has the most passages: the default, first.
+    assert_eq!(langs, [("en", 6), ("zh", 2), ("ru", 1)]);
+    let entry: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join(OUTPUT_DIR).join("hipporag-entry.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(entry["pieces"], entry["languages"][0]["pieces"]);
+    assert_eq!(entry["languages"][1]["lang"], "zh");
+    let dir = PieceDir::new(tmp.path().join(OUTPUT_DIR).join("index"));
+    let open = |k: usize| {
+        let meta = entry["languages"][k]["pieces"].as_str().unwrap();
+        dir.open(meta.strip_prefix("index/").unwrap()).unwrap()
+    };
+    let (mut en, mut zh, mut ru) = (open(0), open(1), open(2));
+    assert_eq!(
+        [en.meta().language, zh.meta().language, ru.meta().language],
+        [Language::English, Language::Chinese, Language::Russian]
+    );
+    let search = |index: &mut hipporag_wasm::split::SplitIndex, q: &str| {
+        dir.search(index, q, Mode::Bm25, 1.0, 5).unwrap()
+    };
+    // A Chinese question finds the Chinese section about PageRank (by character bigrams), and
+    // nothing in the English index.
+    let hits = search(&mut zh, "知识图谱上的概率");
+    assert_eq!(hits.first().map(|h| h.0), Some(1), "{hits:?}");
+    let none = |hits: Vec<(usize, f64)>| hits.iter().all(|h| h.1 == 0.0);
+    assert!(none(search(&mut en, "知识图谱上的概率")));
+    // An inflected Russian word finds its stem ("графа" → "граф").
+    assert!(search(&mut ru, "граф")[0].1 > 0.0);
+    assert!(none(search(&mut en, "граф")));
 }

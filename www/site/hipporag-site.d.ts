@@ -17,6 +17,12 @@ export type SearchMode = "hybrid" | "hipporag1" | "hipporag2" | "bm25" | "dense"
 export interface InitOptions {
   /** Prefix of result URLs when the site is not served at the root of its origin (default "/"). */
   baseUrl?: string;
+  /**
+   * Which of the site's per-language indexes to search, as a BCP 47 tag (`zh-CN`, `ru`): by
+   * default the page's `<html lang>`. A language the site has no index for searches the
+   * site's default (its most common language).
+   */
+  language?: string;
 }
 
 export interface SearchOptions {

@@ -37,13 +37,13 @@ let model = null;
  * Loads hipporag-entry.json and what the first search needs (once): the search module and the
  * meta piece of a site in pieces, else the wasm retriever and the single-file index.
  */
-export function init({ baseUrl: b } = {}) {
+export function init({ baseUrl: b, language } = {}) {
   if (b !== undefined) baseUrl = b.endsWith("/") ? b : b + "/";
   if (!ready) {
     ready = (async () => {
       const res = await fetch(new URL("hipporag-entry.json", here));
       if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
-      entry = await res.json();
+      entry = ownLanguage(await res.json(), language ?? globalThis.document?.documentElement?.lang ?? "");
       defaults = entry.search ?? {};
       if (entry.pieces) {
         const { openPieces } = await import("./hipporag-pieces.js");
@@ -56,6 +56,17 @@ export function init({ baseUrl: b } = {}) {
     ready.catch(() => (ready = null));
   }
   return ready;
+}
+
+/**
+ * The entry with its index (pieces and single file) replaced by the one of `tag`'s language
+ * when the site has one (`hipporag site` writes one index per `<html lang>`, listed in
+ * `languages`), else as it is: the site's default language.
+ */
+function ownLanguage(entry, tag) {
+  const code = String(tag).trim().toLowerCase().split(/[-_]/)[0];
+  const own = (entry.languages ?? []).find((l) => l.lang === code);
+  return own ? { ...entry, pieces: own.pieces ?? null, index: own.index ?? null } : entry;
 }
 
 /** The single-file index (loaded once): the wasm retriever, the query encoder, the index. */

@@ -860,11 +860,7 @@ fn collapse_ws(s: &str) -> String {
 fn is_stopword(language: Language, lower: &str) -> bool {
     static SETS: [std::sync::OnceLock<HashSet<String>>; Language::ALL.len()] =
         [const { std::sync::OnceLock::new() }; Language::ALL.len()];
-    let k = Language::ALL
-        .iter()
-        .position(|&l| l == language)
-        .expect("every language is in Language::ALL");
-    SETS[k]
+    SETS[language.ordinal()]
         .get_or_init(|| crate::bm25::stopwords(language))
         .contains(lower)
 }

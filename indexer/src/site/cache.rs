@@ -16,6 +16,7 @@ use crate::hex::hex;
 use crate::openie::OpenIeDoc;
 use crate::openie::cache::{Cache, CacheRecord};
 use crate::openie::rules::{RuleExtractor, RuleOptions};
+use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::{Encoder, EncoderInfo};
 
 /// The extractor recorded in the OpenIE cache's `model` field.
@@ -24,11 +25,15 @@ const EXTRACTOR: &str = "rules";
 /// cached entries are not reused.
 const OPENIE_CACHE_VERSION: &str = "site-rules-v3";
 
-/// The cache key of a passage's extraction: SHA-256 over the cache version, title, text,
-/// heading path (each length-prefixed) and code line indices.
+/// The cache key of a passage's extraction: SHA-256 over the cache version, the language's
+/// code when it is not English (English keys predate languages), title, text, heading path
+/// (each length-prefixed) and code line indices.
 fn openie_key(p: &SitePassage) -> String {
     let mut h = Sha256::new();
     h.update(OPENIE_CACHE_VERSION.as_bytes());
+    if p.language != Language::English {
+        h.update(p.language.code().as_bytes());
+    }
     for part in [&p.passage.title, &p.passage.text] {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
@@ -52,10 +57,14 @@ fn openie_key(p: &SitePassage) -> String {
 /// [`Error::Io`] when the cache cannot be read or appended to.
 pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDoc>, usize)> {
     let (mut cache, loaded) = Cache::open(path, EXTRACTOR, OPENIE_CACHE_VERSION)?;
-    // Docs headings: page names as topics, no question or heading-path nodes.
-    let ex = RuleExtractor::new(RuleOptions {
-        docs_headings: true,
-        ..Default::default()
+    // Docs headings: page names as topics, no question or heading-path nodes; one extractor
+    // per language.
+    let ex = Language::ALL.map(|language| {
+        RuleExtractor::new(RuleOptions {
+            docs_headings: true,
+            language,
+            ..Default::default()
+        })
     });
     let mut reused = 0;
     let mut docs = Vec::with_capacity(site.len());
@@ -73,7 +82,8 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
             }
             None => {
                 let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
-                let doc = ex.extract_with_code(&p.passage, &heads, &p.code_lines);
+                let doc =
+                    ex[p.language.ordinal()].extract_with_code(&p.passage, &heads, &p.code_lines);
                 cache.append(&CacheRecord {
                     hash: key,
                     model: EXTRACTOR.into(),

@@ -39,6 +39,8 @@ pub struct Page {
     pub title: String,
     /// Sections, empty ones dropped.
     pub sections: Vec<Section>,
+    /// `<html lang>` as written (`zh-CN`), when the page has one.
+    pub lang: Option<String>,
 }
 
 const SKIP: &[&str] = &[
@@ -277,9 +279,17 @@ pub fn extract_html(html: &str) -> Page {
         }
         s.headings.dedup();
     }
+    let lang = doc
+        .root_element()
+        .value()
+        .attr("lang")
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string);
     Page {
         title: page_title,
         sections: w.sections,
+        lang,
     }
 }
 

@@ -45,6 +45,7 @@ use crate::graph::{BuildOptions, GraphBuilder};
 use crate::hex::hex;
 use crate::progress::Progress;
 use crate::{Error, Result};
+use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::Encoder;
 use hipporag_wasm::index::Passage;
 
@@ -151,6 +152,22 @@ pub struct SiteReport {
     pub static_words: usize,
     /// Of those, words whose vector came from the cache.
     pub static_words_cached: usize,
+    /// One index per language, the entry's default first (the other figures above are its).
+    pub languages: Vec<SiteLanguage>,
+}
+
+/// One language's index of a site, as `hipporag-entry.json` lists it (`languages`).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteLanguage {
+    /// ISO 639-1 code (`en`, `ru`, `zh`): pages whose `<html lang>` has it use this index.
+    pub lang: String,
+    /// Its passages.
+    pub passages: usize,
+    /// Its meta piece, for a site in pieces.
+    pub pieces: Option<String>,
+    /// Its single file, when written.
+    pub index: Option<String>,
 }
 
 /// One passage with where it lives.
@@ -162,6 +179,9 @@ pub struct SitePassage {
     pub headings: Vec<String>,
     /// Indices of the passage text's lines that are code (from a `<pre>`), ascending.
     pub code_lines: Vec<usize>,
+    /// The page's language: its `<html lang>` when supported ([`Language::from_tag`]), else
+    /// the site's default.
+    pub language: Language,
 }
 
 /// Pages of `dir` (`*.html`, `*.htm`, `*.md`), sorted by path; the output and cache directories
@@ -208,7 +228,12 @@ pub fn pages(dir: &Path, exclude: &[String]) -> Result<Vec<PathBuf>> {
 /// pieces of at most [`MAX_PASSAGE_CHARS`] (a single longer line stays whole). `url` is the
 /// page's site-relative URL (`/library/json.html`); a Markdown page's URL is its path with
 /// `.html`, as static site generators publish it.
-pub fn page_passages(page: &html::Page, url: &str) -> Vec<SitePassage> {
+pub fn page_passages(page: &html::Page, url: &str, default: Language) -> Vec<SitePassage> {
+    let language = page
+        .lang
+        .as_deref()
+        .and_then(Language::from_tag)
+        .unwrap_or(default);
     let mut out = Vec::new();
     for s in &page.sections {
         let title = s.headings.join(" › ");
@@ -229,6 +254,7 @@ pub fn page_passages(page: &html::Page, url: &str) -> Vec<SitePassage> {
                     },
                     headings: s.headings.clone(),
                     code_lines: std::mem::take(code_lines),
+                    language,
                 });
             }
             chunk.clear();
@@ -255,11 +281,16 @@ pub fn page_passages(page: &html::Page, url: &str) -> Vec<SitePassage> {
     out
 }
 
-/// Reads every page of `dir` (less `exclude`d ones) into passages, in path order.
+/// Reads every page of `dir` (less `exclude`d ones) into passages, in path order; a page
+/// without a supported `<html lang>` (and every Markdown page) is in `default`.
 ///
 /// # Errors
 /// [`Error::Io`] naming an unreadable page; [`Error::InvalidRequest`] for a bad glob.
-pub fn read_site(dir: &Path, exclude: &[String]) -> Result<(usize, Vec<SitePassage>)> {
+pub fn read_site(
+    dir: &Path,
+    exclude: &[String],
+    default: Language,
+) -> Result<(usize, Vec<SitePassage>)> {
     let files = pages(dir, exclude)?;
     let mut out = Vec::new();
     for f in &files {
@@ -275,7 +306,7 @@ pub fn read_site(dir: &Path, exclude: &[String]) -> Result<(usize, Vec<SitePassa
         } else {
             html::extract_html(&text)
         };
-        out.extend(page_passages(&page, &url));
+        out.extend(page_passages(&page, &url, default));
     }
     Ok((files.len(), out))
 }
@@ -316,7 +347,7 @@ pub fn build_site(
             }
         }
     }
-    let (page_count, site) = read_site(dir, &opts.exclude)?;
+    let (page_count, site) = read_site(dir, &opts.exclude, opts.build.language)?;
     if site.is_empty() {
         return Err(Error::InvalidRequest(format!(
             "{}: no page with text (looked for *.html, *.htm and *.md)",
@@ -334,46 +365,117 @@ pub fn build_site(
     let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
     report.openie_cached = reused;
 
+    // One index per language, as Pagefind keeps one per `<html lang>`: the language with the
+    // most passages first (its index is the entry's default).
+    let mut groups: Vec<(Language, Vec<usize>)> = Language::ALL
+        .iter()
+        .map(|&l| {
+            (
+                l,
+                (0..site.len()).filter(|&i| site[i].language == l).collect(),
+            )
+        })
+        .filter(|(_, ids): &(Language, Vec<usize>)| !ids.is_empty())
+        .collect();
+    groups.sort_by_key(|(l, ids)| (std::cmp::Reverse(ids.len()), l.ordinal()));
     let vectors = cache::VectorCache::open(&cache_dir, encoder);
-    let passages: Vec<Passage> = site.into_iter().map(|p| p.passage).collect();
-    let (mut data, build) = GraphBuilder::from_openie(passages, &docs)
-        .and_then(|g| g.build(&vectors, &opts.build, progress))?;
-    (report.vectors_cached, report.vectors_encoded) = vectors.save()?;
-    report.phrases = build.counts.phrases;
-    if let Some(e) = static_encoder {
-        let words = cache::VectorCache::open_named(&cache_dir, "words", e);
-        let s = crate::static_embeddings::build(
-            &data.passages,
-            &words,
-            &crate::bm25::stopwords(hipporag_wasm::analysis::Language::English),
-            opts.build.batch_size,
-            progress,
-        )?;
-        report.static_words = s.words.len();
-        (report.static_words_cached, _) = words.save()?;
-        data.static_embeddings = Some(s);
-    }
-
-    let bytes = data.to_bytes();
-    report.index_bytes = bytes.len();
+    let words = static_encoder.map(|e| cache::VectorCache::open_named(&cache_dir, "words", e));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut header = None;
+    for (k, (language, ids)) in groups.iter().enumerate() {
+        let passages: Vec<Passage> = ids.iter().map(|&i| site[i].passage.clone()).collect();
+        let group_docs: Vec<_> = ids.iter().map(|&i| docs[i].clone()).collect();
+        let build_opts = BuildOptions {
+            language: *language,
+            ..opts.build.clone()
+        };
+        let (mut data, build) = GraphBuilder::from_openie(passages, &group_docs)
+            .and_then(|g| g.build(&vectors, &build_opts, progress))?;
+        report.phrases += build.counts.phrases;
+        // Static word embeddings come from an English sentence encoder (all-MiniLM-L6-v2) and
+        // words cut at spaces: English pages only.
+        if let (Some(words), Language::English) = (&words, language) {
+            let s = crate::static_embeddings::build(
+                &data.passages,
+                words,
+                &crate::bm25::stopwords(*language),
+                opts.build.batch_size,
+                progress,
+            )?;
+            report.static_words = s.words.len();
+            data.static_embeddings = Some(s);
+        }
+        let out = language_files(&data, opts, &mut files)?;
+        if k == 0 {
+            report.index_bytes = out.index_bytes;
+            report.index_file = out.index.clone();
+            report.pieces_meta = out.pieces.clone();
+            report.piece_counts = out.piece_counts;
+            header = Some(data.header.clone());
+        }
+        report.pieces_bytes += out.pieces_bytes;
+        report.languages.push(SiteLanguage {
+            lang: language.code().to_string(),
+            passages: ids.len(),
+            pieces: out.pieces,
+            index: out.index,
+        });
+    }
+    (report.vectors_cached, report.vectors_encoded) = vectors.save()?;
+    if let Some(words) = words {
+        (report.static_words_cached, _) = words.save()?;
+    }
+    let header = header.expect("a site with text has a language");
+    write_output(dir, &files, &header, &report, opts)?;
+    Ok(report)
+}
+
+/// What one language's index added to the output.
+struct LanguageFiles {
+    /// Its meta piece (`index/{hash}.bin`), when the pieces were written.
+    pieces: Option<String>,
+    /// Its single file, when written.
+    index: Option<String>,
+    /// The single file's size (written or not).
+    index_bytes: usize,
+    /// Term, cluster and fragment pieces.
+    piece_counts: [usize; 3],
+    /// Bytes of its pieces, gzipped.
+    pieces_bytes: usize,
+}
+
+/// Adds one language's index to `files`: the single file (with `full_index` or a semantic
+/// tier) and, for a lean site, the index in pieces (all languages' pieces share [`PIECES_DIR`]:
+/// their names are their hashes).
+fn language_files(
+    data: &hipporag_wasm::index::IndexData,
+    opts: &SiteOptions,
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> Result<LanguageFiles> {
+    let bytes = data.to_bytes();
+    let mut out = LanguageFiles {
+        pieces: None,
+        index: None,
+        index_bytes: bytes.len(),
+        piece_counts: [0; 3],
+        pieces_bytes: 0,
+    };
     if opts.full_index || opts.query_encoder.is_some() {
         let name = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
-        report.index_file = Some(name.clone());
+        out.index = Some(name.clone());
         files.push((name, bytes));
     }
     if opts.query_encoder.is_none() {
-        let split = crate::split::split_index(&data, &opts.split)?;
-        report.piece_counts = split.counts;
-        report.pieces_bytes =
+        let split = crate::split::split_index(data, &opts.split)?;
+        out.piece_counts = split.counts;
+        out.pieces_bytes =
             split.meta.bytes.len() + split.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
-        report.pieces_meta = Some(format!("{PIECES_DIR}/{}", split.meta.name));
+        out.pieces = Some(format!("{PIECES_DIR}/{}", split.meta.name));
         for p in std::iter::once(split.meta).chain(split.pieces) {
             files.push((format!("{PIECES_DIR}/{}", p.name), p.bytes));
         }
     }
-    write_output(dir, &files, &data.header, &report, opts)?;
-    Ok(report)
+    Ok(out)
 }
 
 /// The directory of the index's pieces inside the output directory.
@@ -481,6 +583,7 @@ fn write_output(
             "phraseWeight": SITE_PHRASE_WEIGHT,
             "damping": SITE_DAMPING,
         },
+        "languages": report.languages,
         "encoder": header.encoder,
         "counts": header.counts,
         "generator": header.build.generator,
@@ -518,8 +621,9 @@ mod tests {
                 text,
                 code_lines: vec![1, 3, 4],
             }],
+            lang: None,
         };
-        let ps = page_passages(&page, "/t.html");
+        let ps = page_passages(&page, "/t.html", Language::English);
         let got: Vec<(usize, Vec<usize>)> = ps
             .iter()
             .map(|p| (p.passage.text.lines().count(), p.code_lines.clone()))
