@@ -111,6 +111,13 @@ build_wasm() {
     wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
       pkg/hipporag_search_bg.wasm -o pkg/hipporag_search_bg.wasm || echo "wasm-opt failed; keeping the unoptimised search module"
   fi
+  # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
+  cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release
+  wasm-bindgen --target web --out-dir pkg/indexer target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
+  if command -v wasm-opt >/dev/null; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
+      pkg/indexer/hipporag_indexer_wasm_bg.wasm -o pkg/indexer/hipporag_indexer_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised indexer module"
+  fi
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
   cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
@@ -131,13 +138,14 @@ build_wasm() {
   "type": "module",
   "main": "hipporag.js",
   "types": "hipporag.d.ts",
-  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_search.js", "hipporag_search.d.ts", "hipporag_search_bg.wasm", "hipporag_search_bg.wasm.d.ts", "minilm/"],
+  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_search.js", "hipporag_search.d.ts", "hipporag_search_bg.wasm", "hipporag_search_bg.wasm.d.ts", "indexer/", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
 JSON
   echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/hipporag_search_bg.wasm: $(wc -c < pkg/hipporag_search_bg.wasm) bytes ($(gzip -9c pkg/hipporag_search_bg.wasm | wc -c) gzipped)"
+  echo "pkg/indexer/: $(wc -c < pkg/indexer/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/minilm/: $(wc -c < pkg/minilm/hipporag_minilm_bg.wasm) bytes of wasm ($(gzip -9c pkg/minilm/hipporag_minilm_bg.wasm | wc -c) gzipped)"
 }
 
@@ -293,6 +301,7 @@ run_tests() {
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-search --lib --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown -- -D warnings
   wasm_test
   build_wasm
   build_native  # after pkg/: the binary embeds it (cli/build.rs)

@@ -9,7 +9,7 @@ use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::files::write_atomic;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
-use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
+use hipporag_indexer::pipeline::index_passages;
 use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::vectors::Quantization;
@@ -104,22 +104,6 @@ pub(crate) fn run(a: IndexArgs) -> Result<()> {
     let passages = read_corpus(&a.corpus)?;
     log::info!("{}: {} passages", a.corpus.display(), passages.len());
     let language = corpus_language(&a.lang, &passages)?;
-    let docs = match &a.openie {
-        Some(path) => {
-            let (docs, report) = import_openie(path, &passages)?;
-            log::info!("OpenIE imported from {}: {report}", path.display());
-            docs
-        }
-        None => {
-            let rules = RuleOptions {
-                language,
-                ..Default::default()
-            };
-            let (docs, report) = extract_corpus(&passages, &rules);
-            log::info!("OpenIE: built-in rule extractor (no LLM, no --openie file): {report}");
-            docs
-        }
-    };
     let encoder: Box<dyn Encoder> = match a.encoder {
         EncoderChoice::Hashed => Box::new(HashedNgramEncoder::new(a.dim)),
         #[cfg(feature = "minilm")]
@@ -141,8 +125,28 @@ pub(crate) fn run(a: IndexArgs) -> Result<()> {
         language,
         ..Default::default()
     };
-    let (data, build) = GraphBuilder::from_openie(passages, &docs)
-        .and_then(|g| g.build(encoder.as_ref(), &opts, &Bars::new()))?;
+    let (data, build) = match &a.openie {
+        Some(path) => {
+            let (docs, report) = import_openie(path, &passages)?;
+            log::info!("OpenIE imported from {}: {report}", path.display());
+            GraphBuilder::from_openie(passages, &docs)
+                .and_then(|g| g.build(encoder.as_ref(), &opts, &Bars::new()))?
+        }
+        None => {
+            let (data, report) = index_passages(
+                passages,
+                Some(language),
+                encoder.as_ref(),
+                &opts,
+                &Bars::new(),
+            )?;
+            log::info!(
+                "OpenIE: built-in rule extractor (no LLM, no --openie file): {}",
+                report.rules
+            );
+            (data, report.build)
+        }
+    };
     for (stage, n, secs) in &build.encoding {
         log::info!(
             "encoded {n} {stage} with {} in {secs:.2} s: {:.0} {stage}/s",

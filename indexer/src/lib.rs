@@ -13,6 +13,7 @@
 //!
 //! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines.
 //! * [`language`] — the corpus language by detection, when the user does not name it.
+//! * [`pipeline`] — passages → rules → index, as `hipporag index` and the browser run it.
 //! * [`openie`] — OpenIE documents: import, the rule extractor, the LLM client and its cache.
 //! * [`graph`] — [`graph::GraphBuilder`] and exact synonymy neighbours.
 //! * [`bm25`] — the BM25 index of the passages.
@@ -35,6 +36,7 @@ pub mod language;
 #[cfg(feature = "minilm")]
 pub mod minilm;
 pub mod openie;
+pub mod pipeline;
 pub mod progress;
 #[cfg(feature = "site")]
 pub mod site;

@@ -7,14 +7,34 @@ use rayon::prelude::*;
 
 use crate::progress::Progress;
 
+/// How far below τ a blocked product's cosine may be and the pair still be checked exactly.
+/// `sgemm`'s kernels sum in an order that depends on the target (AVX natively, scalar in
+/// wasm), so the same pair's cosine differs in its last bits between the two; the cosine of
+/// every candidate is then recomputed by [`cosine`] in one fixed order, so the edges and their
+/// weights are bit-identical on every target (the in-browser indexer's bytes equal the
+/// binary's). The products' error is far below this margin (unit vectors of 384 f32s).
+const SGEMM_MARGIN: f32 = 1e-3;
+
+/// The cosine of unit rows `i` and `j` of `unit` (`dim` each): a sum in index order in f64,
+/// rounded to f32 once, the same on every IEEE 754 target.
+fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
+    let (a, b) = (&unit[i * dim..(i + 1) * dim], &unit[j * dim..(j + 1) * dim]);
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| f64::from(x) * f64::from(y))
+        .sum::<f64>() as f32
+}
+
 /// Exact synonymy neighbours: for every row `i` of the row-major `emb` (`n × dim`), the at most
 /// `k` rows `j ≠ i` with cosine ≥ `tau`, highest first (lower `j` on ties). Returns the union of
 /// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
 ///
 /// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows. Cosine is
 /// symmetric, so only the upper triangle is computed: row block `[r0, r1)` is multiplied by rows
-/// `[r0, n)` (about `n² · dim` multiply-adds in all, half of a full product), and every pair
-/// above `tau` is offered to both of its rows before each row keeps its top `k`. Row blocks run
+/// `[r0, n)` (about `n² · dim` multiply-adds in all, half of a full product); every pair the
+/// product puts within [`SGEMM_MARGIN`] of `tau` gets its cosine recomputed in a fixed order
+/// ([`cosine`]), and every pair whose exact cosine is at least `tau` is offered to both of its
+/// rows before each row keeps its top `k`. Row blocks run
 /// in parallel (feature `parallel`); the result does not depend on the thread count. Rows whose `seeks_synonyms`
 /// flag is false get no neighbours of their own (they can still be another row's neighbour).
 /// Memory: the normalised copy (`n × dim` f32) plus one `256 × n` f32 block per thread, plus
@@ -75,8 +95,11 @@ pub fn synonymy_pairs(
                 let i = r0 + r;
                 for (jj, &s) in row.iter().enumerate().skip(r + 1) {
                     let j = r0 + jj;
-                    if s >= tau && (seeks_synonyms[i] || seeks_synonyms[j]) {
-                        out.push((i as u32, j as u32, s.min(1.0)));
+                    if s >= tau - SGEMM_MARGIN && (seeks_synonyms[i] || seeks_synonyms[j]) {
+                        let exact = cosine(&unit, dim, i, j);
+                        if exact >= tau {
+                            out.push((i as u32, j as u32, exact.min(1.0)));
+                        }
                     }
                 }
             }

@@ -132,6 +132,17 @@ pub struct RulesReport {
     pub docs_without_triples: usize,
 }
 
+impl RulesReport {
+    /// Counts one extracted document (its phrases and triples).
+    pub fn add(&mut self, d: &OpenIeDoc) {
+        self.entities += d.extracted_entities.len();
+        self.triples += d.extracted_triples.len();
+        if d.extracted_triples.is_empty() {
+            self.docs_without_triples += 1;
+        }
+    }
+}
+
 impl std::fmt::Display for RulesReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -629,11 +640,7 @@ pub fn extract_corpus(passages: &[Passage], opts: &RuleOptions) -> (Vec<OpenIeDo
         .map(|(i, p)| {
             let mut d = ex.extract(p, &[]);
             d.idx = Some(i);
-            report.entities += d.extracted_entities.len();
-            report.triples += d.extracted_triples.len();
-            if d.extracted_triples.is_empty() {
-                report.docs_without_triples += 1;
-            }
+            report.add(&d);
             d
         })
         .collect();

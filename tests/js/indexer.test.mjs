@@ -1,0 +1,66 @@
+// The in-browser indexer's wasm module (pkg/indexer/, indexer-wasm/) in Node: on musique_train's
+// 1,890 passages it must give the bytes `hipporag index --corpus … --fact-vectors` writes (the
+// rule extractor, the lexical encoder), and bad input must throw an Error naming what is wrong.
+// Needs `./build.sh build` (pkg/ and target/release/hipporag).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const data = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
+const indexer = await import(join(root, "pkg", "indexer", "hipporag_indexer_wasm.js"));
+const wasm = readFileSync(join(root, "pkg", "indexer", "hipporag_indexer_wasm_bg.wasm"));
+await indexer.default({ module_or_path: wasm });
+const corpusPath = join(data, "musique_train", "musique_train_corpus.json");
+
+test("buildIndex on musique_train gives the bytes of the native `hipporag index`", () => {
+  const corpus = JSON.parse(readFileSync(corpusPath, "utf8"));
+  const stages = [];
+  const t0 = performance.now();
+  const bytes = indexer.buildIndex(corpus, { factVectors: true }, (stage, done, total) => {
+    if (stages.at(-1)?.stage !== stage) stages.push({ stage, total });
+    assert.ok(done <= total, `${stage}: ${done} of ${total}`);
+  });
+  const ms = performance.now() - t0;
+  const dir = mkdtempSync(join(tmpdir(), "hipporag-indexer-"));
+  try {
+    const out = join(dir, "native.hipporag");
+    execFileSync(join(root, "target", "release", "hipporag"), ["index", "--corpus", corpusPath, "--out", out, "--fact-vectors"], {
+      env: { ...process.env, RUST_LOG: "warn" },
+    });
+    const native = readFileSync(out);
+    assert.equal(bytes.length, native.length, "same length");
+    assert.ok(Buffer.from(bytes).equals(native), "same bytes");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(
+    stages.map((s) => s.stage),
+    ["OpenIE", "encoding phrases", "synonymy edges", "encoding passages", "encoding facts"],
+  );
+  assert.equal(stages[0].total, 1890);
+  console.log(`buildIndex: ${corpus.length} passages → ${bytes.length} bytes in ${ms.toFixed(0)} ms (Node, one thread)`);
+});
+
+test("bad passages and options throw an Error naming the passage or option", () => {
+  assert.throws(
+    () => indexer.buildIndex([{ title: "A", text: "x" }, { title: "B" }]),
+    (e) => e.kind === "request" && /passages\[1\]/.test(e.message) && /text/.test(e.message),
+  );
+  assert.throws(
+    () => indexer.buildIndex([{ title: "A", text: "x" }], { language: "tlh" }),
+    (e) => e.kind === "request" && /options\.language "tlh"/.test(e.message),
+  );
+  assert.throws(
+    () => indexer.buildIndex([{ title: "A", text: "x" }], { factVectorz: true }),
+    (e) => e.kind === "request" && /factVectorz/.test(e.message),
+  );
+  assert.throws(
+    () => indexer.buildIndex([]),
+    (e) => /no passages/.test(e.message),
+  );
+});
