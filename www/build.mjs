@@ -43,6 +43,11 @@ await build({
 });
 for (const f of ["index.html", "style.css", "boot.js"]) copyFileSync(join(www, f), join(out, f));
 copyFileSync(wasm, join(out, "hipporag_wasm_bg.wasm"));
+// The in-browser indexer's module ("Your documents"), fetched only when the user indexes.
+const indexerWasm = join(root, "pkg", "indexer", "hipporag_indexer_wasm_bg.wasm");
+if (!existsSync(indexerWasm)) throw new Error(`${indexerWasm} is missing: run ./build.sh build first`);
+mkdirSync(join(out, "indexer"), { recursive: true });
+copyFileSync(indexerWasm, join(out, "indexer", "hipporag_indexer_wasm_bg.wasm"));
 // The all-MiniLM-L6-v2 encoder (its wasm module and model files), for corpora indexed with it.
 const minilmWasm = join(root, "pkg", "minilm", "hipporag_minilm_bg.wasm");
 const modelDir = process.env.HIPPORAG_MODEL_DIR ?? join(process.env.HOME ?? "", ".cache", "hipporag-wasm", "all-MiniLM-L6-v2");

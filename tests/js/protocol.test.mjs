@@ -26,7 +26,15 @@ test("message types are named once, distinct and frozen", () => {
   const values = Object.values(MSG);
   assert.equal(new Set(values).size, values.length);
   assert.ok(Object.isFrozen(MSG));
-  assert.deepEqual(MSG, { LOAD: "load", SEARCH: "search", PROGRESS: "progress", LOADED: "loaded", RESULT: "result", ERROR: "error" });
+  assert.deepEqual(MSG, {
+    LOAD: "load",
+    SEARCH: "search",
+    BUILD: "build",
+    PROGRESS: "progress",
+    LOADED: "loaded",
+    RESULT: "result",
+    ERROR: "error",
+  });
 });
 
 test("an unknown message type is answered by an error of kind protocol naming it", async () => {

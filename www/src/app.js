@@ -4,6 +4,7 @@
 import { drawSubgraph } from "./graph.js";
 import { phraseSpans } from "./highlight.js";
 import { MSG, handlerFor, unknownMessage } from "./protocol.js";
+import { filePassages } from "./documents.js";
 import { h } from "../site/hipporag-dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +69,16 @@ function setSearchEnabled(on) {
 
 // ---- loading ---------------------------------------------------------------------------------
 
-const STAGES = { wasm: "WebAssembly module", index: "Index", model: "Encoder model" };
+const STAGES = { wasm: "WebAssembly module", index: "Index", model: "Encoder model", indexer: "Indexer module", build: "Indexing" };
+
+/** The corpus the user makes from their own files (not in corpora.json). */
+const DOCUMENTS = {
+  id: "documents",
+  name: "Your documents",
+  description:
+    "Your own files, indexed here in the page by the in-browser indexer (the rule extractor and the lexical encoder, the same bytes as `hipporag index`). They are never uploaded: the page may fetch only its own static files.",
+  examples: [],
+};
 
 function progressRow(stage) {
   let row = document.querySelector(`#load [data-stage="${stage}"]`);
@@ -85,17 +95,74 @@ function progressRow(stage) {
   return row;
 }
 
-function onProgress({ stage, loaded, total }) {
+function onProgress({ stage, loaded, total, step }) {
   const row = progressRow(stage);
   const bar = row.querySelector("progress");
   if (total) {
     bar.max = total;
     bar.value = loaded;
   } else bar.removeAttribute("value");
-  row.querySelector(".amount").textContent = total ? `${fmtBytes(loaded)} / ${fmtBytes(total)}` : fmtBytes(loaded);
+  row.querySelector(".amount").textContent =
+    stage === "build"
+      ? `${step}: ${fmtInt(loaded)} / ${fmtInt(total)}`
+      : total
+        ? `${fmtBytes(loaded)} / ${fmtBytes(total)}`
+        : fmtBytes(loaded);
+}
+
+/** "Your documents": the file picker; the index is built when files are chosen. */
+function showDocuments() {
+  state.corpus = DOCUMENTS;
+  state.ready = false;
+  state.sent.clear();
+  state.pendingQuery = null;
+  $("corpus").value = DOCUMENTS.id;
+  const url = new URL(location.href);
+  url.searchParams.set("corpus", DOCUMENTS.id);
+  history.replaceState(null, "", url);
+  clearError();
+  clearResults();
+  document.body.dataset.state = "documents";
+  setSearchEnabled(false);
+  $("load").classList.remove("failed", "done");
+  $("progress").replaceChildren();
+  $("documents").hidden = false;
+  $("load-summary").textContent = "Choose files to index.";
+  $("corpus-desc").textContent = DOCUMENTS.description;
+  renderExamples(DOCUMENTS);
+}
+
+/** Reads the chosen files into passages (each file's problem listed, the others kept) and builds. */
+async function indexFiles(files) {
+  const parser = new DOMParser();
+  const passages = [];
+  const problems = [];
+  for (const f of files) {
+    try {
+      passages.push(...filePassages(f.name, new Uint8Array(await f.arrayBuffer()), (t) => parser.parseFromString(t, "text/html")));
+    } catch (e) {
+      problems.push(String(e.message ?? e));
+    }
+  }
+  $("file-errors").replaceChildren(...problems.map((p) => h("li", {}, p)));
+  if (passages.length === 0) {
+    $("load-summary").textContent = "No passage to index.";
+    return;
+  }
+  document.body.dataset.state = "loading";
+  $("load").classList.remove("failed", "done");
+  $("progress").replaceChildren();
+  progressRow("wasm");
+  progressRow("indexer");
+  progressRow("build");
+  $("load-summary").textContent = `Indexing ${fmtInt(passages.length)} passages from ${fmtInt(files.length - problems.length)} files…`;
+  state.loadStart = performance.now();
+  state.worker.postMessage({ type: MSG.BUILD, passages, name: DOCUMENTS.id });
 }
 
 function loadCorpus(id) {
+  if (id === DOCUMENTS.id) return showDocuments();
+  $("documents").hidden = true;
   const corpus = state.manifest.corpora.find((c) => c.id === id) ?? state.manifest.corpora[0];
   state.corpus = corpus;
   state.ready = false;
@@ -123,7 +190,7 @@ function loadCorpus(id) {
   state.worker.postMessage({ type: MSG.LOAD, index: { url: corpus.index, name: corpus.id } });
 }
 
-function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
+function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built }) {
   state.ready = true;
   state.info = info;
   const total = performance.now() - state.loadStart;
@@ -134,6 +201,8 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
   load.dataset.indexParseMs = timings.indexParseMs.toFixed(1);
   load.dataset.modelMs = timings.modelMs.toFixed(1);
   load.dataset.totalLoadMs = total.toFixed(1);
+  if (built) load.dataset.buildMs = timings.indexDownloadMs.toFixed(1);
+  else delete load.dataset.buildMs;
   for (const [stage, ms, n] of [
     ["wasm", timings.wasmMs, bytes.wasm],
     ["index", indexMs, bytes.index],
@@ -144,8 +213,10 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier }) {
     row.querySelector(".amount").textContent =
       stage === "wasm" && wasmEarlier
         ? `${fmtBytes(n)}, loaded earlier in ${fmtMs(ms)}`
-        : `${fmtBytes(n)} in ${fmtMs(ms)}` +
-          (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
+        : stage === "index" && built
+          ? `${fmtBytes(n)} built in this tab in ${fmtMs(timings.indexDownloadMs)}, decoded in ${fmtMs(timings.indexParseMs)}`
+          : `${fmtBytes(n)} in ${fmtMs(ms)}` +
+            (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
   }
   if (bytes.model) {
     progressRow("model").querySelector(".amount").textContent = `${fmtBytes(bytes.model)} in ${fmtMs(timings.modelMs)}`;
@@ -459,7 +530,11 @@ async function main() {
     return fail("manifest", String(e.message ?? e));
   }
   state.manifest = manifest;
-  $("corpus").replaceChildren(...manifest.corpora.map((c) => h("option", { value: c.id }, c.name)));
+  $("corpus").replaceChildren(
+    ...manifest.corpora.map((c) => h("option", { value: c.id }, c.name)),
+    h("option", { value: DOCUMENTS.id }, `${DOCUMENTS.name} (indexed in this tab)`),
+  );
+  $("files").addEventListener("change", (e) => indexFiles([...e.target.files]));
   $("corpus").addEventListener("change", (e) => loadCorpus(e.target.value));
   $("search").addEventListener("submit", (e) => {
     e.preventDefault();

@@ -5,9 +5,12 @@
 // page → worker
 //   {type: MSG.LOAD, index: {url, name}}                  load (or switch to) an index
 //   {type: MSG.SEARCH, seq, question, topK, mode}         rank passages ("hipporag1"|"hipporag2"|"dense")
+//   {type: MSG.BUILD, passages, name}                     index the user's passages in the worker (pkg/indexer/), then load it
 // worker → page
-//   {type: MSG.PROGRESS, stage: "wasm"|"index"|"model", loaded, total}
-//   {type: MSG.LOADED, info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}, wasmEarlier}
+//   {type: MSG.PROGRESS, stage: "wasm"|"index"|"model"|"indexer"|"build", loaded, total, step?}
+//                                                         (build: the indexer's `step` — OpenIE, encoding phrases, …)
+//   {type: MSG.LOADED, info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}, wasmEarlier, built}
+//                                                         (built: the index was made here from the user's files; indexDownloadMs is the build's time)
 //   {type: MSG.RESULT, seq, result, graph, timings}
 //   {type: MSG.ERROR, kind: "asset"|"wasm"|"index"|"encoder"|"search"|"protocol"|"worker", seq?, message, received?}
 //
@@ -17,6 +20,7 @@ export const MSG = Object.freeze({
   // page → worker
   LOAD: "load",
   SEARCH: "search",
+  BUILD: "build",
   // worker → page
   PROGRESS: "progress",
   LOADED: "loaded",

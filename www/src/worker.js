@@ -48,6 +48,54 @@ async function load({ url }) {
       rag = null;
     }
     const dl = await download(url, "index");
+    await open(w, dl);
+  } catch (e) {
+    // The page's kinds come from this worker's own errors; the wasm's (e.kind "format.checksum",
+    // "format.truncated", …) are index errors, so the stage that failed names them.
+    post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
+  }
+}
+
+let indexer = null; // the in-browser indexer's module, loaded on the first build
+async function ensureIndexer() {
+  if (indexer) return indexer;
+  let bytes;
+  try {
+    ({ bytes } = await download("indexer/hipporag_indexer_wasm_bg.wasm", "indexer"));
+  } catch (e) {
+    throw Object.assign(new Error(`the indexer's WebAssembly module could not be downloaded: ${e.message}`), { kind: "asset" });
+  }
+  const m = await import("../../pkg/indexer/hipporag_indexer_wasm.js");
+  await m.default({ module_or_path: bytes });
+  indexer = m;
+  return m;
+}
+
+/** Indexes the user's passages here, in the worker, and loads the result: nothing leaves the tab. */
+async function buildIndex({ passages }) {
+  let stage = "wasm";
+  try {
+    const w = await ensureWasm();
+    const m = await ensureIndexer();
+    stage = "index";
+    if (rag) {
+      rag.retriever.free();
+      rag = null;
+    }
+    const t = performance.now();
+    const bytes = m.buildIndex(passages, { factVectors: true }, (step, loaded, total) =>
+      post({ type: MSG.PROGRESS, stage: "build", step, loaded, total }),
+    );
+    await open(w, { bytes, ms: performance.now() - t, built: true });
+  } catch (e) {
+    post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
+  }
+}
+
+/** Opens index bytes (`dl`: {bytes, ms, built?}) and posts LOADED; throws what it cannot open. */
+async function open(w, dl) {
+  let stage = "index";
+  try {
     const t0 = performance.now();
     const retriever = Retriever.fromBytes(dl.bytes);
     const parseMs = performance.now() - t0;
@@ -76,11 +124,10 @@ async function load({ url }) {
       timings: { wasmMs: w.ms, indexDownloadMs: dl.ms, indexParseMs: parseMs, modelMs },
       bytes: { wasm: w.bytes, index: dl.bytes.length, model: modelBytes },
       wasmEarlier: Boolean(w.earlier),
+      built: Boolean(dl.built),
     });
   } catch (e) {
-    // The page's kinds come from this worker's own errors; the wasm's (e.kind "format.checksum",
-    // "format.truncated", …) are index errors, so the stage that failed names them.
-    post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
+    throw Object.assign(e instanceof Error ? e : new Error(String(e)), { kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage });
   }
 }
 
@@ -110,5 +157,5 @@ async function search({ seq, question, topK, mode }) {
 }
 
 // Messages are handled one at a time, in order (a load finishes before the next search starts).
-const dispatch = serialDispatcher({ [MSG.LOAD]: (m) => load(m.index), [MSG.SEARCH]: search }, post);
+const dispatch = serialDispatcher({ [MSG.LOAD]: (m) => load(m.index), [MSG.SEARCH]: search, [MSG.BUILD]: buildIndex }, post);
 self.onmessage = ({ data }) => dispatch(data);
