@@ -410,6 +410,42 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   console.log(
     `Your documents: musique_train's 1,890 passages indexed in the tab in ${(buildMs / 1000).toFixed(1)} s (Chromium, one worker)`,
   );
+
+  // A reload opens the index saved in OPFS, without indexing again, and ranks the same.
+  await page.reload();
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 60000 });
+  assert.equal(await page.getAttribute("#load", "data-restored"), "true");
+  assert.equal(await page.getAttribute("#load", "data-build-ms"), null, "not indexed again");
+  assert.match(await page.locator("#file-list").innerText(), /musique_train_corpus\.json · 1,890 passages/);
+  const q = QUESTIONS[0];
+  const again = await ask(page, q.question);
+  const native = JSON.parse(
+    execFileSync(join(root, "target", "release", "hipporag"), ["query", nativePath, q.question, "--json"], { encoding: "utf8" }),
+  );
+  assert.deepEqual(
+    again.ids,
+    native.passages.map((p) => p.id),
+    "the restored index ranks as the native one",
+  );
+
+  // Adding a file joins it to the saved ones; removing it and forgetting work from the list.
+  const notes = { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Notes\n\nHippoRAG runs in this tab.\n") };
+  await page.setInputFiles("#files", [notes]);
+  await page.waitForSelector("#file-list li[data-name='notes.md']", { timeout: 120000 });
+  await page.waitForSelector("body[data-state=ready]");
+  assert.match(await page.locator("#load-summary").innerText(), /1,891 passages/);
+  await page.locator("#file-list li[data-name='notes.md'] button.remove").click();
+  await page.waitForFunction(
+    () => !document.querySelector("#file-list li[data-name='notes.md']") && document.body.dataset.state === "ready",
+    null,
+    { timeout: 120000 },
+  );
+  assert.match(await page.locator("#load-summary").innerText(), /1,890 passages/);
+  await page.locator("#forget").click();
+  await page.waitForSelector("body[data-state=documents]");
+  await page.reload();
+  await page.waitForSelector("body[data-state=documents]", { timeout: 60000 });
+  assert.equal(await page.locator("#file-list li").count(), 0, "nothing saved after forgetting");
   assert.deepEqual(foreign, [], "requests to other origins");
   assert.deepEqual(errors, []);
   await context.close();

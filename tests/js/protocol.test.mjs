@@ -30,10 +30,13 @@ test("message types are named once, distinct and frozen", () => {
     LOAD: "load",
     SEARCH: "search",
     BUILD: "build",
+    RESTORE: "restore",
+    FORGET: "forget",
     PROGRESS: "progress",
     LOADED: "loaded",
     RESULT: "result",
     ERROR: "error",
+    EMPTY: "empty",
   });
 });
 

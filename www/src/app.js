@@ -127,37 +127,75 @@ function showDocuments() {
   $("load").classList.remove("failed", "done");
   $("progress").replaceChildren();
   $("documents").hidden = false;
-  $("load-summary").textContent = "Choose files to index.";
+  $("file-errors").replaceChildren();
+  $("load-summary").textContent = "Looking for documents saved in this browser…";
   $("corpus-desc").textContent = DOCUMENTS.description;
   renderExamples(DOCUMENTS);
+  state.loadStart = performance.now();
+  state.worker.postMessage({ type: MSG.RESTORE });
 }
 
-/** Reads the chosen files into passages (each file's problem listed, the others kept) and builds. */
-async function indexFiles(files) {
-  const parser = new DOMParser();
-  const passages = [];
-  const problems = [];
-  for (const f of files) {
-    try {
-      passages.push(...filePassages(f.name, new Uint8Array(await f.arrayBuffer()), (t) => parser.parseFromString(t, "text/html")));
-    } catch (e) {
-      problems.push(String(e.message ?? e));
-    }
-  }
-  $("file-errors").replaceChildren(...problems.map((p) => h("li", {}, p)));
-  if (passages.length === 0) {
-    $("load-summary").textContent = "No passage to index.";
-    return;
-  }
+/** The indexed files, each with a button that re-indexes without it. */
+function renderFileList(files) {
+  state.documents = files;
+  $("file-list").replaceChildren(
+    ...files.map((f) =>
+      h(
+        "li",
+        { dataset: { name: f.name } },
+        h("span", {}, `${f.name} · ${fmtInt(f.passages)} passages `),
+        h("button", { type: "button", class: "remove", onclick: () => rebuild({ files: [], remove: f.name }) }, "Remove"),
+      ),
+    ),
+  );
+  $("forget").hidden = files.length === 0;
+}
+
+/** Starts a build in the worker (progress rows, the load summary). */
+function rebuild(message, what = "Indexing your documents…") {
   document.body.dataset.state = "loading";
+  setSearchEnabled(false);
+  clearResults();
   $("load").classList.remove("failed", "done");
   $("progress").replaceChildren();
   progressRow("wasm");
   progressRow("indexer");
   progressRow("build");
-  $("load-summary").textContent = `Indexing ${fmtInt(passages.length)} passages from ${fmtInt(files.length - problems.length)} files…`;
+  $("load-summary").textContent = what;
   state.loadStart = performance.now();
-  state.worker.postMessage({ type: MSG.BUILD, passages, name: DOCUMENTS.id });
+  state.worker.postMessage({ type: MSG.BUILD, ...message });
+}
+
+/** Nothing saved (or just forgotten): the file picker alone. */
+function onEmpty() {
+  if (state.corpus?.id !== DOCUMENTS.id) return;
+  renderFileList([]);
+  clearResults();
+  $("progress").replaceChildren();
+  $("load").classList.remove("failed", "done");
+  document.body.dataset.state = "documents";
+  setSearchEnabled(false);
+  $("load-summary").textContent = "Choose files to index.";
+}
+
+/** Reads the chosen files into passages (each file's problem listed, the others kept) and builds. */
+async function indexFiles(files) {
+  const parser = new DOMParser();
+  const read = [];
+  const problems = [];
+  for (const f of files) {
+    try {
+      const passages = filePassages(f.name, new Uint8Array(await f.arrayBuffer()), (t) => parser.parseFromString(t, "text/html"));
+      read.push({ name: f.name, passages });
+    } catch (e) {
+      problems.push(String(e.message ?? e));
+    }
+  }
+  $("file-errors").replaceChildren(...problems.map((p) => h("li", {}, p)));
+  if (read.length === 0) return;
+  const n = read.reduce((k, f) => k + f.passages.length, 0);
+  // Files join those indexed before (a file of the same name replaces its old version).
+  rebuild({ files: read, add: (state.documents ?? []).length > 0 }, `Indexing ${fmtInt(n)} passages from ${fmtInt(read.length)} files…`);
 }
 
 function loadCorpus(id) {
@@ -190,7 +228,12 @@ function loadCorpus(id) {
   state.worker.postMessage({ type: MSG.LOAD, index: { url: corpus.index, name: corpus.id } });
 }
 
-function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built }) {
+function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built, documents }) {
+  if (documents) {
+    renderFileList(documents.files);
+    if (documents.storeError)
+      $("file-errors").append(h("li", {}, `Not saved in this browser (${documents.storeError}): a reload will need the files again.`));
+  }
   state.ready = true;
   state.info = info;
   const total = performance.now() - state.loadStart;
@@ -201,8 +244,10 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built }) {
   load.dataset.indexParseMs = timings.indexParseMs.toFixed(1);
   load.dataset.modelMs = timings.modelMs.toFixed(1);
   load.dataset.totalLoadMs = total.toFixed(1);
-  if (built) load.dataset.buildMs = timings.indexDownloadMs.toFixed(1);
+  if (built && !documents?.restored) load.dataset.buildMs = timings.indexDownloadMs.toFixed(1);
   else delete load.dataset.buildMs;
+  if (documents?.restored) load.dataset.restored = "true";
+  else delete load.dataset.restored;
   for (const [stage, ms, n] of [
     ["wasm", timings.wasmMs, bytes.wasm],
     ["index", indexMs, bytes.index],
@@ -213,10 +258,12 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built }) {
     row.querySelector(".amount").textContent =
       stage === "wasm" && wasmEarlier
         ? `${fmtBytes(n)}, loaded earlier in ${fmtMs(ms)}`
-        : stage === "index" && built
-          ? `${fmtBytes(n)} built in this tab in ${fmtMs(timings.indexDownloadMs)}, decoded in ${fmtMs(timings.indexParseMs)}`
-          : `${fmtBytes(n)} in ${fmtMs(ms)}` +
-            (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
+        : stage === "index" && documents?.restored
+          ? `${fmtBytes(n)} from this browser's storage, decoded in ${fmtMs(timings.indexParseMs)}`
+          : stage === "index" && built
+            ? `${fmtBytes(n)} built in this tab in ${fmtMs(timings.indexDownloadMs)}, decoded in ${fmtMs(timings.indexParseMs)}`
+            : `${fmtBytes(n)} in ${fmtMs(ms)}` +
+              (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
   }
   if (bytes.model) {
     progressRow("model").querySelector(".amount").textContent = `${fmtBytes(bytes.model)} in ${fmtMs(timings.modelMs)}`;
@@ -534,7 +581,11 @@ async function main() {
     ...manifest.corpora.map((c) => h("option", { value: c.id }, c.name)),
     h("option", { value: DOCUMENTS.id }, `${DOCUMENTS.name} (indexed in this tab)`),
   );
-  $("files").addEventListener("change", (e) => indexFiles([...e.target.files]));
+  $("files").addEventListener("change", (e) => {
+    indexFiles([...e.target.files]);
+    e.target.value = "";
+  });
+  $("forget").addEventListener("click", () => state.worker.postMessage({ type: MSG.FORGET }));
   $("corpus").addEventListener("change", (e) => loadCorpus(e.target.value));
   $("search").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -547,6 +598,7 @@ async function main() {
     [MSG.LOADED]: onLoaded,
     [MSG.RESULT]: onResult,
     [MSG.ERROR]: onWorkerError,
+    [MSG.EMPTY]: onEmpty,
   };
   worker.onmessage = ({ data }) => {
     const handler = handlerFor(handlers, data);

@@ -5,12 +5,18 @@
 // page → worker
 //   {type: MSG.LOAD, index: {url, name}}                  load (or switch to) an index
 //   {type: MSG.SEARCH, seq, question, topK, mode}         rank passages ("hipporag1"|"hipporag2"|"dense")
-//   {type: MSG.BUILD, passages, name}                     index the user's passages in the worker (pkg/indexer/), then load it
+//   {type: MSG.BUILD, files: [{name, passages}], add?, remove?}  index the user's files in the worker (pkg/indexer/),
+//                                                         load the index and save both in OPFS (add: join the saved
+//                                                         files; remove: a saved file's name to leave out)
+//   {type: MSG.RESTORE}                                   open the files and index saved in OPFS (or EMPTY)
+//   {type: MSG.FORGET}                                    remove them (then EMPTY)
 // worker → page
 //   {type: MSG.PROGRESS, stage: "wasm"|"index"|"model"|"indexer"|"build", loaded, total, step?}
 //                                                         (build: the indexer's `step` — OpenIE, encoding phrases, …)
 //   {type: MSG.LOADED, info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}, wasmEarlier, built}
-//                                                         (built: the index was made here from the user's files; indexDownloadMs is the build's time)
+//                                                         (built: the index was made here from the user's files; indexDownloadMs is the build's time;
+//                                                         documents: {files: [{name, passages}], restored, storeError} for them)
+//   {type: MSG.EMPTY}                                     no saved files (after RESTORE or FORGET)
 //   {type: MSG.RESULT, seq, result, graph, timings}
 //   {type: MSG.ERROR, kind: "asset"|"wasm"|"index"|"encoder"|"search"|"protocol"|"worker", seq?, message, received?}
 //
@@ -21,11 +27,14 @@ export const MSG = Object.freeze({
   LOAD: "load",
   SEARCH: "search",
   BUILD: "build",
+  RESTORE: "restore",
+  FORGET: "forget",
   // worker → page
   PROGRESS: "progress",
   LOADED: "loaded",
   RESULT: "result",
   ERROR: "error",
+  EMPTY: "empty",
 });
 
 /** The handler for `data.type` among `handlers`' own properties (so "toString" is no message type), or null. */

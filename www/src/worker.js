@@ -7,6 +7,7 @@ import { encoderFor } from "../site/hipporag-encoders.js";
 import { MSG, serialDispatcher } from "./protocol.js";
 import { activatedPhrases, subgraphModel } from "./activated.js";
 import { layoutSubgraph } from "./layout.js";
+import { forgetDocuments, loadDocuments, saveDocuments } from "./storage.js";
 
 const base = new URL("./", self.location.href);
 let wasm = null; // {ms, bytes}
@@ -71,10 +72,24 @@ async function ensureIndexer() {
   return m;
 }
 
-/** Indexes the user's passages here, in the worker, and loads the result: nothing leaves the tab. */
-async function buildIndex({ passages }) {
+/** The user's files in the index now loaded ([{name, passages}]), or null. */
+let documents = null;
+
+/** What LOADED says about the user's files. */
+const fileList = (files) => files.map((f) => ({ name: f.name, passages: f.passages.length }));
+
+/**
+ * Indexes the user's files here, in the worker, loads the result and saves both in OPFS
+ * (storage.js): nothing leaves the tab. `files`: [{name, passages}]; with `add`, they join
+ * (or replace, by name) the files indexed before; `remove` names a file to leave out.
+ */
+async function buildIndex({ files = [], add = false, remove = null }) {
   let stage = "wasm";
   try {
+    let all = add || remove !== null ? [...(documents ?? (await loadDocuments())?.files ?? [])] : [];
+    const names = new Set(files.map((f) => f.name));
+    all = all.filter((f) => !names.has(f.name) && f.name !== remove).concat(files);
+    if (all.length === 0) return forget();
     const w = await ensureWasm();
     const m = await ensureIndexer();
     stage = "index";
@@ -83,17 +98,67 @@ async function buildIndex({ passages }) {
       rag = null;
     }
     const t = performance.now();
+    const passages = all.flatMap((f) => f.passages);
     const bytes = m.buildIndex(passages, { factVectors: true }, (step, loaded, total) =>
       post({ type: MSG.PROGRESS, stage: "build", step, loaded, total }),
     );
-    await open(w, { bytes, ms: performance.now() - t, built: true });
+    const ms = performance.now() - t;
+    documents = all;
+    let storeError = null;
+    try {
+      await saveDocuments(all, bytes);
+    } catch (e) {
+      // Out of quota, or no OPFS: the index works in this tab, a reload will not find it.
+      storeError = `${e?.name ?? "Error"}: ${e?.message ?? e}`;
+    }
+    await open(w, { bytes, ms, built: true }, { files: fileList(all), restored: false, storeError });
   } catch (e) {
     post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
   }
 }
 
-/** Opens index bytes (`dl`: {bytes, ms, built?}) and posts LOADED; throws what it cannot open. */
-async function open(w, dl) {
+/** Opens the files and index saved in OPFS, or answers EMPTY when there are none. */
+async function restore() {
+  let stage = "wasm";
+  try {
+    const saved = await loadDocuments();
+    if (!saved) {
+      documents = null;
+      return post({ type: MSG.EMPTY });
+    }
+    const w = await ensureWasm();
+    stage = "index";
+    if (rag) {
+      rag.retriever.free();
+      rag = null;
+    }
+    documents = saved.files;
+    await open(w, { bytes: saved.bytes, ms: 0, built: true }, { files: fileList(saved.files), restored: true, storeError: null });
+  } catch (e) {
+    post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
+  }
+}
+
+/** "Forget everything": the saved files and index, and the index in memory. */
+async function forget() {
+  documents = null;
+  if (rag) {
+    rag.retriever.free();
+    rag = null;
+  }
+  try {
+    await forgetDocuments();
+    post({ type: MSG.EMPTY });
+  } catch (e) {
+    post({ type: MSG.ERROR, kind: "storage", message: String(e?.message ?? e) });
+  }
+}
+
+/**
+ * Opens index bytes (`dl`: {bytes, ms, built?}) and posts LOADED (with `docs`, what it says of
+ * the user's files); throws what it cannot open.
+ */
+async function open(w, dl, docs = null) {
   let stage = "index";
   try {
     const t0 = performance.now();
@@ -125,6 +190,7 @@ async function open(w, dl) {
       bytes: { wasm: w.bytes, index: dl.bytes.length, model: modelBytes },
       wasmEarlier: Boolean(w.earlier),
       built: Boolean(dl.built),
+      documents: docs,
     });
   } catch (e) {
     throw Object.assign(e instanceof Error ? e : new Error(String(e)), { kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage });
@@ -157,5 +223,8 @@ async function search({ seq, question, topK, mode }) {
 }
 
 // Messages are handled one at a time, in order (a load finishes before the next search starts).
-const dispatch = serialDispatcher({ [MSG.LOAD]: (m) => load(m.index), [MSG.SEARCH]: search, [MSG.BUILD]: buildIndex }, post);
+const dispatch = serialDispatcher(
+  { [MSG.LOAD]: (m) => load(m.index), [MSG.SEARCH]: search, [MSG.BUILD]: buildIndex, [MSG.RESTORE]: restore, [MSG.FORGET]: forget },
+  post,
+);
 self.onmessage = ({ data }) => dispatch(data);

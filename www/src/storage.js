@@ -1,0 +1,62 @@
+// storage.js — "Your documents" kept in this browser's origin-private file system (OPFS), so a
+// reload opens the index without indexing again. One directory, `hipporag-documents/`:
+//
+//   files.json       {version, files: [{name, passages: [{title, text, url?}]}]}
+//   index.hipporag   the index built from them (the in-browser indexer's bytes)
+//
+// Written by the worker after each build (files.json last, so a half-written save is never
+// read as whole); "Forget everything" removes the directory. Nothing here leaves the device.
+
+const DIR = "hipporag-documents";
+const VERSION = 1;
+
+async function root() {
+  if (!globalThis.navigator?.storage?.getDirectory) throw new Error("this browser has no origin-private file system");
+  return navigator.storage.getDirectory();
+}
+
+async function writeFile(dir, name, data) {
+  const handle = await dir.getFileHandle(name, { create: true });
+  const w = await handle.createWritable();
+  try {
+    await w.write(data);
+    await w.close();
+  } catch (e) {
+    await w.abort().catch(() => {});
+    throw e;
+  }
+}
+
+/** Saves `files` ([{name, passages}]) and their index bytes; throws (e.g. a QuotaExceededError) when it cannot. */
+export async function saveDocuments(files, indexBytes) {
+  const dir = await (await root()).getDirectoryHandle(DIR, { create: true });
+  // A half-written save leaves no files.json, so it is never read as a whole one.
+  await dir.removeEntry("files.json").catch(() => {});
+  await writeFile(dir, "index.hipporag", indexBytes);
+  await writeFile(dir, "files.json", JSON.stringify({ version: VERSION, files }));
+}
+
+/** The saved files and index bytes, or null when nothing (whole) is saved. */
+export async function loadDocuments() {
+  let dir;
+  try {
+    dir = await (await root()).getDirectoryHandle(DIR);
+  } catch {
+    return null;
+  }
+  try {
+    const meta = JSON.parse(await (await (await dir.getFileHandle("files.json")).getFile()).text());
+    if (meta.version !== VERSION || !Array.isArray(meta.files)) return null;
+    const bytes = new Uint8Array(await (await (await dir.getFileHandle("index.hipporag")).getFile()).arrayBuffer());
+    return { files: meta.files, bytes };
+  } catch {
+    return null;
+  }
+}
+
+/** Removes everything saved. */
+export async function forgetDocuments() {
+  await (await root()).removeEntry(DIR, { recursive: true }).catch((e) => {
+    if (e?.name !== "NotFoundError") throw e;
+  });
+}
