@@ -383,7 +383,10 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   await page.waitForSelector("body[data-state=documents]");
   const corpusPath = join(data, "musique_train", "musique_train_corpus.json");
   // One good corpus file and one that is not UTF-8: the second is named, the first indexed.
-  await page.setInputFiles("#files", [corpusPath, { name: "broken.txt", mimeType: "text/plain", buffer: Buffer.from([0x66, 0xff, 0xfe]) }]);
+  await page.setInputFiles("#files", [
+    { name: "musique_train_corpus.json", mimeType: "application/json", buffer: readFileSync(corpusPath) },
+    { name: "broken.txt", mimeType: "text/plain", buffer: Buffer.from([0x66, 0xff, 0xfe]) },
+  ]);
   await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
   assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText());
   assert.match(await page.locator("#file-errors").innerText(), /broken\.txt: not UTF-8 text/);
