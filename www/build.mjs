@@ -37,6 +37,9 @@ await build({
   format: "esm",
   target: ["chrome110", "firefox115", "safari16"],
   minify: true,
+  // pdf.js (www/src/pdf.js) is imported only when a PDF is picked: its own chunk.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   sourcemap: "linked",
   legalComments: "linked",
   logLevel: "warning",
@@ -47,6 +50,8 @@ copyFileSync(wasm, join(out, "hipporag_wasm_bg.wasm"));
 const indexerWasm = join(root, "pkg", "indexer", "hipporag_indexer_wasm_bg.wasm");
 if (!existsSync(indexerWasm)) throw new Error(`${indexerWasm} is missing: run ./build.sh build first`);
 mkdirSync(join(out, "indexer"), { recursive: true });
+// pdf.js's parser worker (www/src/pdf.js points pdf.js at it).
+copyFileSync(join(root, "node_modules", "pdfjs-dist", "build", "pdf.worker.min.mjs"), join(out, "pdf.worker.min.mjs"));
 copyFileSync(indexerWasm, join(out, "indexer", "hipporag_indexer_wasm_bg.wasm"));
 // The all-MiniLM-L6-v2 encoder (its wasm module and model files), for corpora indexed with it.
 const minilmWasm = join(root, "pkg", "minilm", "hipporag_minilm_bg.wasm");

@@ -453,3 +453,61 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** A PDF of `pages` (each a list of ASCII lines, Helvetica): real text for pdf.js to read. */
+function makePdf(pages) {
+  const esc = (s) => s.replace(/[\\()]/g, (c) => "\\" + c);
+  const n = pages.length;
+  // Objects: 1 catalog, 2 page tree, 3 font, then per page its page and its content stream.
+  const objs = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + 2 * i} 0 R`).join(" ")}] /Count ${n} >>`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  for (const [i, lines] of pages.entries()) {
+    const content = `BT /F1 11 Tf 14 TL 72 720 Td ${lines.map((l) => `(${esc(l)}) Tj T*`).join(" ")} ET`;
+    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${5 + 2 * i} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objs.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+  }
+  let out = "%PDF-1.4\n";
+  const offsets = [];
+  for (const [i, o] of objs.entries()) {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  }
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+test("Your documents: a PDF is read page by page with pdf.js; a corrupt PDF is named and the rest indexed", async () => {
+  const { page, context, errors } = await open("/?corpus=musique_train");
+  await page.selectOption("#corpus", "documents");
+  await page.waitForSelector("body[data-state=documents]");
+  // Sentences of the English HippoRAG explainer (multilingual/hipporag_explainer_en.txt).
+  const pdf = makePdf([
+    [
+      "HippoRAG is inspired by the hippocampal indexing theory of human long-term memory.",
+      "The neocortex processes perceptual input, and the hippocampus stores an index of it.",
+    ],
+    [
+      "Personalized PageRank spreads probability from the query nodes over the knowledge graph.",
+      "Passages are ranked by the PageRank mass of the phrases they contain.",
+    ],
+  ]);
+  await page.setInputFiles("#files", [
+    { name: "hipporag.pdf", mimeType: "application/pdf", buffer: pdf },
+    { name: "corrupt.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog") },
+  ]);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
+  assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText());
+  assert.match(await page.locator("#file-errors").innerText(), /corrupt\.pdf: not a readable PDF/);
+  assert.match(await page.locator("#file-list").innerText(), /hipporag\.pdf · 2 passages/);
+  await page.selectOption("#mode", "bm25");
+  await ask(page, "How does personalized PageRank spread probability?");
+  assert.match(await page.locator("#results article.passage").first().innerText(), /hipporag\.pdf › page 2/);
+  await page.screenshot({ path: join(outDir, "documents_pdf.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -4,7 +4,7 @@
 import { drawSubgraph } from "./graph.js";
 import { phraseSpans } from "./highlight.js";
 import { MSG, handlerFor, unknownMessage } from "./protocol.js";
-import { filePassages } from "./documents.js";
+import { checkFile, filePassages, pdfPassages } from "./documents.js";
 import { h } from "../site/hipporag-dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -185,7 +185,11 @@ async function indexFiles(files) {
   const problems = [];
   for (const f of files) {
     try {
-      const passages = filePassages(f.name, new Uint8Array(await f.arrayBuffer()), (t) => parser.parseFromString(t, "text/html"));
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      const passages =
+        checkFile(f.name, bytes) === ".pdf"
+          ? pdfPassages(f.name, await (await import("./pdf.js")).pdfPages(f.name, bytes))
+          : filePassages(f.name, bytes, (t) => parser.parseFromString(t, "text/html"));
       read.push({ name: f.name, passages });
     } catch (e) {
       problems.push(String(e.message ?? e));
@@ -549,6 +553,11 @@ function renderExplanation(result, graph) {
   const dense = result.mode === "dense" || result.mode === "bm25";
   for (const id of ["x-entities-sec", "x-ppr-sec", "x-contrib-sec", "x-graph-sec"]) $(id).hidden = dense;
   $("x-dense").hidden = !dense;
+  if (dense)
+    $("x-dense").textContent =
+      result.mode === "bm25"
+        ? "No graph search for this ranking: passages are ordered by BM25 over the question's terms (the lexical baseline HippoRAG is compared with)."
+        : "No graph search for this ranking: passages are ordered by the cosine between the question's embedding and each passage's embedding (the dense baseline HippoRAG is compared with).";
 }
 
 function onWorkerError({ kind, seq, message }) {

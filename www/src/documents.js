@@ -7,6 +7,7 @@
 //   .md    sections at ATX headings (#, ##, …)
 //   .html  sections at <h1>–<h6> of <main> (else <body>), read by the page's DOMParser
 //   .txt   one section titled by the file name
+//   .pdf   one section per page ("paper.pdf › page 3"), its text read by pdf.js (pdf.js)
 //
 // This module imports nothing and takes the HTML parser as an argument, so Node tests load it
 // as it is (tests/js/documents.test.mjs).
@@ -16,7 +17,7 @@ export const MAX_PASSAGE_CHARS = 1500;
 /** Largest file read, in bytes: bigger ones are refused with a message naming them. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** The file kinds read, by extension. */
-export const EXTENSIONS = [".json", ".md", ".html", ".htm", ".txt"];
+export const EXTENSIONS = [".json", ".md", ".html", ".htm", ".txt", ".pdf"];
 
 /** Sections → passages: a section's heading path is the title; long text is cut at lines. */
 export function sectionPassages(sections) {
@@ -113,17 +114,32 @@ export function jsonPassages(name, text) {
   });
 }
 
-/**
- * One file's passages. `bytes`: its contents (Uint8Array); `parseHtml(text)`: a DOM Document
- * (the page's DOMParser). Throws an Error naming the file when it is too big, empty, not
- * UTF-8, of a kind not read, or holds no text.
- */
-export function filePassages(name, bytes, parseHtml) {
+/** A PDF's passages from its pages' text (`pages[i]` is page i + 1). */
+export function pdfPassages(name, pages) {
+  const passages = sectionPassages(pages.map((text, i) => ({ headings: [name, `page ${i + 1}`], text })));
+  if (passages.length === 0) throw new Error(`${name}: no text (a scanned PDF holds images, not text)`);
+  return passages;
+}
+
+/** The size and emptiness checks every file passes first; throws an Error naming the file. */
+export function checkFile(name, bytes) {
   const ext = (/\.[^.]+$/.exec(name.toLowerCase()) ?? [""])[0];
   if (!EXTENSIONS.includes(ext)) throw new Error(`${name}: not read (expected ${EXTENSIONS.join(", ")})`);
   if (bytes.length > MAX_FILE_BYTES)
     throw new Error(`${name}: ${(bytes.length / 1048576).toFixed(1)} MB is over the ${MAX_FILE_BYTES / 1048576} MB limit per file`);
   if (bytes.length === 0) throw new Error(`${name}: empty file`);
+  return ext;
+}
+
+/**
+ * One text file's passages (every kind but PDF, which `pdfPassages` reads). `bytes`: its
+ * contents (Uint8Array); `parseHtml(text)`: a DOM Document (the page's DOMParser). Throws an
+ * Error naming the file when it is too big, empty, not UTF-8, of a kind not read, or holds no
+ * text.
+ */
+export function filePassages(name, bytes, parseHtml) {
+  const ext = checkFile(name, bytes);
+  if (ext === ".pdf") throw new Error(`${name}: a PDF is read by pdfPassages`);
   let text;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
