@@ -19,6 +19,10 @@ const ADJECTIVE_ENDINGS: &[&str] = &[
 /// Adjective-shaped pronouns and determiners that do not start a noun phrase ("который",
 /// "такой", "свой", "каждый", …), in any form: matched by their stems.
 const PRONOMINAL_STEMS: &[&str] = &[
+    "мо",
+    "тво",
+    "немн",
+    "мн",
     "котор",
     "так",
     "сво",
@@ -129,5 +133,8 @@ mod tests {
         );
         assert!(phrases("расширяя граф").is_empty());
         assert!(is_adjective("синяя") && !is_adjective("несколькими"));
+        // From the explainer: a possessive and an adverb in "-ого" are no adjectives.
+        assert!(phrases("моего метода").is_empty());
+        assert!(phrases("немного сомнительно").is_empty());
     }
 }
