@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { MAX_PASSAGE_CHARS, filePassages, markdownSections, sectionPassages } from "../../www/src/documents.js";
+import { MAX_PASSAGE_CHARS, filePassages, markdownSections, pdfPassages, sectionPassages } from "../../www/src/documents.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const data = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
@@ -39,8 +39,19 @@ test("Markdown: sections at headings, titled by their heading path; long ones cu
 test("bad files: each message names the file and says what is wrong", () => {
   assert.throws(() => filePassages("a.txt", new Uint8Array(0), noHtml), /a\.txt: empty file/);
   assert.throws(() => filePassages("b.txt", Uint8Array.of(0x66, 0xff, 0xfe), noHtml), /b\.txt: not UTF-8 text/);
-  assert.throws(() => filePassages("c.pdf", utf8("%PDF"), noHtml), /c\.pdf: not read/);
+  assert.throws(() => filePassages("c.docx", utf8("PK"), noHtml), /c\.docx: not read/);
   assert.throws(() => filePassages("d.json", utf8('[{"title": "A"}]'), noHtml), /d\.json: entry 0/);
   assert.throws(() => filePassages("e.json", utf8("{oops"), noHtml), /e\.json: not JSON/);
   assert.throws(() => filePassages("f.md", utf8("   \n\n"), noHtml), /f\.md: no text/);
+});
+
+test("a PDF's pages become passages titled by page; a PDF without text is named", () => {
+  const ps = pdfPassages("paper.pdf", ["First page.", "", "Third page."]);
+  assert.deepEqual(
+    ps.map((p) => p.title),
+    ["paper.pdf › page 1", "paper.pdf › page 3"],
+  );
+  assert.throws(() => pdfPassages("scan.pdf", ["", " "]), /scan\.pdf: no text/);
+  // PDFs go through pdf.js (www/src/pdf.js), not the text reader.
+  assert.throws(() => filePassages("paper.pdf", utf8("%PDF-1.4"), noHtml), /paper\.pdf: a PDF is read by pdfPassages/);
 });
