@@ -5,7 +5,7 @@
 //! binary's.
 
 use crate::graph::{BuildOptions, BuildReport, GraphBuilder};
-use crate::openie::rules::{RuleExtractor, RuleOptions, RulesReport};
+use crate::openie::rules::{RuleOptions, RulesReport, extract_corpus_reporting};
 use crate::progress::Progress;
 use crate::{Error, Result};
 use hipporag_wasm::analysis::Language;
@@ -46,24 +46,7 @@ pub fn index_passages(
         language,
         ..Default::default()
     };
-    let ex = RuleExtractor::for_corpus(&passages, rules);
-    progress.start("OpenIE", passages.len() as u64);
-    let mut report = RulesReport {
-        docs: passages.len(),
-        ..Default::default()
-    };
-    let docs: Vec<_> = passages
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let mut d = ex.extract(p, &[]);
-            d.idx = Some(i);
-            report.add(&d);
-            progress.advance(1);
-            d
-        })
-        .collect();
-    progress.finish();
+    let (docs, report) = extract_corpus_reporting(&passages, &rules, progress);
     let opts = BuildOptions {
         language,
         ..opts.clone()

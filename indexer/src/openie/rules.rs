@@ -629,11 +629,21 @@ impl<'a> SentenceScanner<'a> {
 ///
 /// Returns one document per passage (same order, `idx` set) and a [`RulesReport`].
 pub fn extract_corpus(passages: &[Passage], opts: &RuleOptions) -> (Vec<OpenIeDoc>, RulesReport) {
+    extract_corpus_reporting(passages, opts, &())
+}
+
+/// [`extract_corpus`], reporting stage `"OpenIE"` to `progress` (one unit per passage).
+pub fn extract_corpus_reporting(
+    passages: &[Passage],
+    opts: &RuleOptions,
+    progress: &dyn crate::progress::Progress,
+) -> (Vec<OpenIeDoc>, RulesReport) {
     let ex = RuleExtractor::for_corpus(passages, opts.clone());
     let mut report = RulesReport {
         docs: passages.len(),
         ..Default::default()
     };
+    progress.start("OpenIE", passages.len() as u64);
     let docs = passages
         .iter()
         .enumerate()
@@ -641,9 +651,11 @@ pub fn extract_corpus(passages: &[Passage], opts: &RuleOptions) -> (Vec<OpenIeDo
             let mut d = ex.extract(p, &[]);
             d.idx = Some(i);
             report.add(&d);
+            progress.advance(1);
             d
         })
         .collect();
+    progress.finish();
     (docs, report)
 }
 
