@@ -30,6 +30,12 @@ async function open(path = "/", { setup } = {}) {
   return { page, context, errors };
 }
 
+/** The native `hipporag query`'s top 5 passage ids for `question` on the index at `indexPath` (the page's default mode). */
+function nativeTop5(indexPath, question) {
+  const out = execFileSync(join(root, "target", "release", "hipporag"), ["query", indexPath, question, "--json"], { encoding: "utf8" });
+  return JSON.parse(out).passages.map((p) => p.id);
+}
+
 /** Types `question`, submits it and waits for its results; returns the page's timing and ids. */
 async function ask(page, question, { type = false } = {}) {
   const seq = Number((await page.locator("#stats").getAttribute("data-seq")) ?? 0) + 1;
@@ -318,14 +324,8 @@ test("the paper's case study, chosen from the corpus menu: the page ranks as the
   const question = "Which Stanford professor works on the neuroscience of Alzheimer's?";
   const { ids } = await ask(page, question, { type: true });
   const indexPath = join(site, "indexes", "case_study_university.hipporag");
-  const native = JSON.parse(
-    execFileSync(join(root, "target", "release", "hipporag"), ["query", indexPath, question, "--json"], { encoding: "utf8" }),
-  );
-  assert.deepEqual(
-    ids,
-    native.passages.map((p) => p.id),
-    "browser top 5 = native top 5",
-  );
+  const native = nativeTop5(indexPath, question);
+  assert.deepEqual(ids, native, "browser top 5 = native top 5");
   assert.ok((await page.locator("#x-seeds tbody tr").count()) >= 1);
   assert.ok((await page.locator("#x-graph svg g.node").count()) > 0);
   await page.screenshot({ path: join(outDir, "case_study_university.png"), fullPage: true });
@@ -355,14 +355,8 @@ for (const [id, lang] of [
     const indexPath = join(site, "indexes", `${id}.hipporag`);
     for (const q of qs.slice(0, 3)) {
       const { ids } = await ask(page, q.question, { type: true });
-      const native = JSON.parse(
-        execFileSync(join(root, "target", "release", "hipporag"), ["query", indexPath, q.question, "--json"], { encoding: "utf8" }),
-      );
-      assert.deepEqual(
-        ids,
-        native.passages.map((p) => p.id),
-        `${q.question}: browser top 5 = native top 5`,
-      );
+      const native = nativeTop5(indexPath, q.question);
+      assert.deepEqual(ids, native, `${q.question}: browser top 5 = native top 5`);
       // The query's entities were read in the page (CJK by character, Russian by stem), not
       // a fallback: the seeds table lists them.
       assert.ok((await page.locator("#x-seeds tbody tr").count()) >= 1, `${q.question}: no seed`);
@@ -400,14 +394,8 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   });
   for (const q of QUESTIONS.slice(0, 5)) {
     const { ids } = await ask(page, q.question);
-    const native = JSON.parse(
-      execFileSync(join(root, "target", "release", "hipporag"), ["query", nativePath, q.question, "--json"], { encoding: "utf8" }),
-    );
-    assert.deepEqual(
-      ids,
-      native.passages.map((p) => p.id),
-      `${q.question}: browser top 5 = native top 5`,
-    );
+    const native = nativeTop5(nativePath, q.question);
+    assert.deepEqual(ids, native, `${q.question}: browser top 5 = native top 5`);
   }
   await page.screenshot({ path: join(outDir, "documents.png"), fullPage: true });
   console.log(
@@ -422,14 +410,8 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   assert.match(await page.locator("#file-list").innerText(), /musique_train_corpus\.json · 1,890 passages/);
   const q = QUESTIONS[0];
   const again = await ask(page, q.question);
-  const native = JSON.parse(
-    execFileSync(join(root, "target", "release", "hipporag"), ["query", nativePath, q.question, "--json"], { encoding: "utf8" }),
-  );
-  assert.deepEqual(
-    again.ids,
-    native.passages.map((p) => p.id),
-    "the restored index ranks as the native one",
-  );
+  const native = nativeTop5(nativePath, q.question);
+  assert.deepEqual(again.ids, native, "the restored index ranks as the native one");
 
   // Forgetting removes what is saved: a reload finds nothing.
   await page.locator("#forget").click();

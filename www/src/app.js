@@ -110,21 +110,27 @@ function onProgress({ stage, loaded, total, step }) {
         : fmtBytes(loaded);
 }
 
-/** "Your documents": the file picker; the index is built when files are chosen. */
-function showDocuments() {
-  state.corpus = DOCUMENTS;
+/** Makes `corpus` the page's (menu, URL), clears what belonged to the previous one and sets the body's state. */
+function switchCorpus(corpus, bodyState) {
+  state.corpus = corpus;
   state.ready = false;
+  // Results still on their way belong to the previous index: onResult drops them.
   state.sent.clear();
   state.pendingQuery = null;
-  $("corpus").value = DOCUMENTS.id;
+  $("corpus").value = corpus.id;
   const url = new URL(location.href);
-  url.searchParams.set("corpus", DOCUMENTS.id);
+  url.searchParams.set("corpus", corpus.id);
   history.replaceState(null, "", url);
   clearError();
   clearResults();
-  document.body.dataset.state = "documents";
+  document.body.dataset.state = bodyState;
   setSearchEnabled(false);
   $("load").classList.remove("failed", "done");
+}
+
+/** "Your documents": the file picker; the index is built when files are chosen. */
+function showDocuments() {
+  switchCorpus(DOCUMENTS, "documents");
   $("progress").replaceChildren();
   $("documents").hidden = false;
   $("file-errors").replaceChildren();
@@ -206,22 +212,8 @@ function loadCorpus(id) {
   if (id === DOCUMENTS.id) return showDocuments();
   $("documents").hidden = true;
   const corpus = state.manifest.corpora.find((c) => c.id === id) ?? state.manifest.corpora[0];
-  state.corpus = corpus;
-  state.ready = false;
-  // Results still on their way belong to the previous index: onResult drops them.
-  state.sent.clear();
-  state.pendingQuery = null;
-  $("corpus").value = corpus.id;
-  const url = new URL(location.href);
-  url.searchParams.set("corpus", corpus.id);
-  history.replaceState(null, "", url);
-  clearError();
-  clearResults();
-  document.body.dataset.state = "loading";
-  setSearchEnabled(false);
-  const load = $("load");
-  load.classList.remove("failed", "done");
-  delete load.dataset.indexLoadMs;
+  switchCorpus(corpus, "loading");
+  delete $("load").dataset.indexLoadMs;
   $("progress").replaceChildren();
   progressRow("wasm");
   progressRow("index");
