@@ -15,8 +15,10 @@ use crate::common::{encoder_for, load};
 pub(crate) struct EvalArgs {
     /// The index file.
     pub(crate) index: PathBuf,
-    /// MuSiQue-format questions (`paragraphs[].is_supporting` marks gold passages), or, with
-    /// `--pages`, docs-search questions `[{q, gold_pages, split}]` for a `hipporag site` index.
+    /// Questions with their gold passages, in MuSiQue's format (`paragraphs[].is_supporting`),
+    /// SQuAD's (v1.1/v2.0, XQuAD), HotpotQA's or 2WikiMultihopQA's (`supporting_facts`),
+    /// recognised by shape; or, with `--pages`, docs-search questions `[{q, gold_pages, split}]`
+    /// for a `hipporag site` index.
     #[arg(long)]
     pub(crate) questions: PathBuf,
     /// Page-level evaluation of a site index: recall@k and hit@k over the top k distinct pages

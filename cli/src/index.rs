@@ -18,7 +18,8 @@ use crate::common::{Bars, MINILM_ID, create_parent};
 
 #[derive(Args)]
 pub(crate) struct IndexArgs {
-    /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same.
+    /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same, or a question file of
+    /// MuSiQue, SQuAD, HotpotQA or 2WikiMultihopQA (its paragraphs, each once).
     #[arg(long)]
     pub(crate) corpus: PathBuf,
     /// OpenIE results in HippoRAG's format, aligned with the corpus (e.g. from `hipporag

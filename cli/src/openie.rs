@@ -21,7 +21,8 @@ use crate::common::Bars;
 
 #[derive(Args)]
 pub(crate) struct OpenieArgs {
-    /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same.
+    /// Corpus: JSON `[{title, text, url?}]` or JSON Lines of the same, or a question file of
+    /// MuSiQue, SQuAD, HotpotQA or 2WikiMultihopQA (its paragraphs, each once).
     #[arg(long)]
     corpus: PathBuf,
     /// Where to write the OpenIE file (HippoRAG's format; replaced atomically at the end).

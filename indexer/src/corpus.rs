@@ -1,4 +1,6 @@
-//! The retrieval corpus: passages read from HippoRAG's `[{title, text}]` JSON or JSON Lines.
+//! The retrieval corpus: passages read from HippoRAG's `[{title, text}]` JSON or JSON Lines, or
+//! the paragraphs of a dataset's question file ([`crate::datasets`]: MuSiQue, SQuAD, HotpotQA,
+//! 2WikiMultihopQA).
 //!
 //! A passage's indexed text is `title + "\n" + text`, exactly as HippoRAG builds it (and as its
 //! OpenIE files record in `docs[i].passage`). An optional `url` (e.g. `page.html#anchor`) is
@@ -6,6 +8,7 @@
 
 use std::path::Path;
 
+use crate::datasets;
 use crate::json::{parse_json_lenient, read_text};
 use crate::{Error, Result};
 
@@ -13,7 +16,9 @@ pub use hipporag_wasm::index::Passage;
 
 /// Reads a corpus file.
 ///
-/// Format by content: a file whose first non-blank byte is `[` is a JSON array of
+/// Format by content: a question file of a dataset ([`datasets::is_question_file`]: a list of
+/// questions, or SQuAD's object with `data`) gives each of its paragraphs once, in order of
+/// first appearance. Any other file whose first non-blank byte is `[` is a JSON array of
 /// `{title, text, url?}` objects; otherwise each non-blank line is one such object (JSON Lines).
 ///
 /// # Errors
@@ -21,8 +26,25 @@ pub use hipporag_wasm::index::Passage;
 /// serde's line/column (JSON) for malformed records; [`Error::EmptyCorpus`] for zero passages.
 pub fn read_corpus(path: &Path) -> Result<Vec<Passage>> {
     let text = read_text(path)?;
-    let passages: Vec<Passage> = if text.trim_start().starts_with('[') {
-        parse_json_lenient(path, &text)?
+    let head = text.trim_start();
+    // A SQuAD file is one JSON object; JSON Lines also start with `{`, one object per line.
+    let squad = if head.starts_with('{') {
+        serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .filter(datasets::is_question_file)
+    } else {
+        None
+    };
+    let passages: Vec<Passage> = if let Some(value) = squad {
+        datasets::from_value(path, value)?.passages
+    } else if head.starts_with('[') {
+        let value: serde_json::Value = parse_json_lenient(path, &text)?;
+        if datasets::is_question_file(&value) {
+            datasets::from_value(path, value)?.passages
+        } else {
+            // Parsed again as passages for serde's line and column in errors.
+            parse_json_lenient(path, &text)?
+        }
     } else {
         let mut out = Vec::new();
         for (lineno, line) in text.lines().enumerate() {

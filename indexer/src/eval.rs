@@ -1,11 +1,10 @@
-//! Recall@k on MuSiQue-style question files (HippoRAG §4's retrieval metric), and page-level
+//! Recall@k on retrieval datasets' question files (HippoRAG §4's retrieval metric), and page-level
 //! recall@k and hit@k on docs-search question files ([`load_page_questions`]).
 //!
-//! For each question, the gold passages are its `paragraphs` with `is_supporting: true`, matched
-//! to index passages by exact `(title, text)` — titles repeat in MuSiQue, so never by title alone.
-//! A paragraph's text is `paragraph_text` (MuSiQue) or `text` (HippoRAG's case studies, which
-//! carry both). A question without supporting paragraphs may instead list `gold_docs`, positions
-//! in the corpus the index was built from (the case studies' field).
+//! Question files are MuSiQue's, SQuAD's, HotpotQA's or 2WikiMultihopQA's ([`crate::datasets`]).
+//! Gold passages are matched to index passages by exact `(title, text)` — titles repeat in
+//! MuSiQue, so never by title alone — or, for HippoRAG's case studies, by `gold_docs`, positions
+//! in the corpus the index was built from.
 //! Recall@k is the fraction of a question's gold passages found among its top k, averaged over
 //! questions (the reference implementation's definition). Passages that occur several times in
 //! the corpus with the same title and text count as one gold passage, found if any copy is.
@@ -15,33 +14,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::datasets::{self, Gold};
 use crate::json::read_json_lenient;
 use crate::{Error, Result};
 use hipporag_wasm::encoder::Encoder;
 use hipporag_wasm::index::Index;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
-
-#[derive(Deserialize)]
-struct RawParagraph {
-    title: String,
-    #[serde(default)]
-    paragraph_text: Option<String>,
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default)]
-    is_supporting: bool,
-}
-
-#[derive(Deserialize)]
-struct RawQuestion {
-    #[serde(default)]
-    id: Option<String>,
-    question: String,
-    #[serde(default)]
-    paragraphs: Vec<RawParagraph>,
-    #[serde(default)]
-    gold_docs: Option<Vec<usize>>,
-}
 
 /// A question with its gold passages resolved to index passage ids.
 #[derive(Debug, Clone, Serialize)]
@@ -54,16 +32,18 @@ pub struct EvalQuestion {
     pub gold: Vec<Vec<u32>>,
 }
 
-/// Reads a MuSiQue-format question file (`[{id, question, paragraphs[{title, paragraph_text,
-/// is_supporting}]}]`, or HippoRAG's case-study files with `text` and `gold_docs`) and resolves
-/// gold passages against `index`.
+/// Reads a question file of any format [`crate::datasets`] knows (MuSiQue, HippoRAG's case
+/// studies, SQuAD/XQuAD, HotpotQA, 2WikiMultihopQA) and resolves its gold passages against
+/// `index`.
 ///
 /// # Errors
-/// [`Error::Json`] if the file is not such a list; [`Error::InvalidRequest`] naming the question
-/// and title when a gold passage is not in the index (the index was built from another corpus),
-/// when a paragraph has no text, or when a `gold_docs` position is out of range.
+/// [`Error::Json`] if the file has none of those shapes (naming the question and field);
+/// [`Error::InvalidRequest`] naming the question and title when a gold passage is not in the
+/// index (the index was built from another corpus), or when a `gold_docs` position is out of
+/// range.
 pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
-    let raw: Vec<RawQuestion> = read_json_lenient(path)?;
+    let value: serde_json::Value = read_json_lenient(path)?;
+    let set = datasets::from_value(path, value)?;
     let mut by_key: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
     for (j, p) in index.passages.iter().enumerate() {
         by_key
@@ -71,48 +51,42 @@ pub fn load_questions(path: &Path, index: &Index) -> Result<Vec<EvalQuestion>> {
             .or_default()
             .push(j as u32);
     }
-    raw.into_iter()
-        .enumerate()
-        .map(|(qi, q)| {
-            let id = q.id.unwrap_or_else(|| qi.to_string());
+    set.questions
+        .into_iter()
+        .map(|q| {
+            let id = q.id;
             let mut gold: Vec<Vec<u32>> = Vec::new();
-            for p in q.paragraphs.iter().filter(|p| p.is_supporting) {
-                let text = p.paragraph_text.as_deref().or(p.text.as_deref()).ok_or_else(|| {
-                    Error::InvalidRequest(format!(
-                        "{}: question {id}: supporting paragraph {:?} has neither \"paragraph_text\" nor \"text\"",
-                        path.display(),
-                        p.title
-                    ))
-                })?;
-                let ids = by_key.get(&(p.title.as_str(), text)).ok_or_else(|| {
-                    Error::InvalidRequest(format!(
-                        "{}: question {id}: gold passage {:?} is not in the index (built from another corpus?)",
-                        path.display(),
-                        p.title
-                    ))
-                })?;
+            for g in &q.gold {
+                let ids = match g {
+                    Gold::Passage { title, text } => {
+                        by_key.get(&(title.as_str(), text.as_str())).ok_or_else(|| {
+                            Error::InvalidRequest(format!(
+                                "{}: question {id}: gold passage {title:?} is not in the index (built from another corpus?)",
+                                path.display(),
+                            ))
+                        })?
+                    }
+                    &Gold::CorpusPosition(d) => {
+                        // Every copy of that passage counts, as for supporting paragraphs.
+                        let p = index.passages.get(d).ok_or_else(|| {
+                            Error::InvalidRequest(format!(
+                                "{}: question {id}: gold_docs entry {d} is past the index's {} passages",
+                                path.display(),
+                                index.passages.len()
+                            ))
+                        })?;
+                        &by_key[&(p.title.as_str(), p.text.as_str())]
+                    }
+                };
                 if !gold.contains(ids) {
                     gold.push(ids.clone());
                 }
             }
-            if gold.is_empty() {
-                for &d in q.gold_docs.iter().flatten() {
-                    if d >= index.passages.len() {
-                        return Err(Error::InvalidRequest(format!(
-                            "{}: question {id}: gold_docs entry {d} is past the index's {} passages",
-                            path.display(),
-                            index.passages.len()
-                        )));
-                    }
-                    // Every copy of that passage counts, as for supporting paragraphs.
-                    let p = &index.passages[d];
-                    let ids = &by_key[&(p.title.as_str(), p.text.as_str())];
-                    if !gold.contains(ids) {
-                        gold.push(ids.clone());
-                    }
-                }
-            }
-            Ok(EvalQuestion { id, question: q.question, gold })
+            Ok(EvalQuestion {
+                id,
+                question: q.question,
+                gold,
+            })
         })
         .collect()
 }

@@ -12,6 +12,7 @@
 //! (`minilm`) are features.
 //!
 //! * [`corpus`] — passages `[{title, text, url?}]` from JSON or JSON Lines.
+//! * [`datasets`] — the question files of MuSiQue, SQuAD, HotpotQA and 2WikiMultihopQA.
 //! * [`language`] — the corpus language by detection, when the user does not name it.
 //! * [`pipeline`] — passages → rules → index, as `hipporag index` and the browser run it.
 //! * [`openie`] — OpenIE documents: import, the rule extractor, the LLM client and its cache.
@@ -19,12 +20,13 @@
 //! * [`bm25`] — the BM25 index of the passages.
 //! * [`static_embeddings`] — static word embeddings distilled from an encoder (the hybrid
 //!   mode's semantic signal with no model at query time).
-//! * [`eval`] — recall@k on MuSiQue-style question files.
+//! * [`eval`] — recall@k on those question files, and page-level recall on docs questions.
 //! * [`site`] — `hipporag site DIR` (feature `site`).
 //! * [`files`] — atomic file writes and reading index files (feature `fs`).
 
 pub mod bm25;
 pub mod corpus;
+pub mod datasets;
 pub mod error;
 pub mod eval;
 #[cfg(feature = "fs")]
