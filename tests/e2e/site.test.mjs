@@ -367,7 +367,7 @@ for (const [id, lang] of [
   });
 }
 
-test("Your documents: musique_train's corpus indexed in the tab ranks as the native index of the same corpus, and nothing is sent anywhere", async () => {
+test("Your documents: musique_train's corpus indexed in the tab ranks as the native index of the same corpus (recall@5 of all 100 questions), and nothing is sent anywhere", async () => {
   const { page, context, errors } = await open("/?corpus=musique_train");
   const foreign = [];
   page.on("request", (r) => {
@@ -398,8 +398,26 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
     assert.deepEqual(ids, native, `${q.question}: browser top 5 = native top 5`);
   }
   await page.screenshot({ path: join(outDir, "documents.png"), fullPage: true });
+  // All 100 questions: recall@5 in the tab equals native `hipporag eval` on the native index.
+  let recall = 0;
+  for (const q of QUESTIONS) {
+    const { ids } = await ask(page, q.question);
+    const gold = goldIds(q, CORPUS);
+    recall += gold.filter((g) => g.some((id) => ids.includes(id))).length / gold.length;
+  }
+  recall /= QUESTIONS.length;
+  const nativeEval = JSON.parse(
+    execFileSync(
+      join(root, "target", "release", "hipporag"),
+      ["eval", nativePath, "--questions", join(data, "musique_train", "musique_train.json"), "--json"],
+      {
+        encoding: "utf8",
+      },
+    ),
+  );
+  assert.equal(recall, nativeEval.find((r) => r.mode === "hipporag1").recall[1], "recall@5 in the tab = native `hipporag eval`");
   console.log(
-    `Your documents: musique_train's 1,890 passages indexed in the tab in ${(buildMs / 1000).toFixed(1)} s (Chromium, one worker)`,
+    `Your documents: musique_train's 1,890 passages indexed in the tab in ${(buildMs / 1000).toFixed(1)} s (Chromium, one worker); recall@5 ${recall.toFixed(3)} = native`,
   );
 
   // A reload opens the index saved in OPFS, without indexing again, and ranks the same.

@@ -29,16 +29,26 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// `k` rows `j ≠ i` with cosine ≥ `tau`, highest first (lower `j` on ties). Returns the union of
 /// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
 ///
-/// Cosines come from blocked `sgemm` products of L2-normalised copies of the rows. Cosine is
-/// symmetric, so only the upper triangle is computed: row block `[r0, r1)` is multiplied by rows
-/// `[r0, n)` (about `n² · dim` multiply-adds in all, half of a full product); every pair the
-/// product puts within [`SGEMM_MARGIN`] of `tau` gets its cosine recomputed in a fixed order
-/// ([`cosine`]), and every pair whose exact cosine is at least `tau` is offered to both of its
-/// rows before each row keeps its top `k`. Row blocks run
-/// in parallel (feature `parallel`); the result does not depend on the thread count. Rows whose `seeks_synonyms`
-/// flag is false get no neighbours of their own (they can still be another row's neighbour).
-/// Memory: the normalised copy (`n × dim` f32) plus one `256 × n` f32 block per thread, plus
-/// the pairs above `tau`. Measured (`examples/synonymy_scale.rs`): see README, Benchmarks.
+/// Candidates come from L2-normalised copies of the rows, over the upper triangle of the Gram
+/// matrix (cosine is symmetric), by one of two products that find the same pairs:
+/// * **sparse** rows (at most [`SPARSE_DENSITY`] of the values non-zero, as the hashed n-gram
+///   encoder's are) and `tau > SGEMM_MARGIN`: an inverted index of the non-zero values by
+///   dimension, each row's dot products accumulated over the rows after it that share a
+///   dimension (the all-pairs similarity search of Bayardo et al., WWW 2007, without its
+///   pruning): about `Σ_d nnz_d² / 2` multiply-adds, where `nnz_d` counts the rows non-zero in
+///   dimension `d`. Pairs sharing no dimension have cosine 0 < `tau` and are never visited.
+/// * **dense** rows (neural encoders): blocked `sgemm` products, row block `[r0, r1)` by rows
+///   `[r0, n)`, about `n² · dim / 2` multiply-adds.
+///
+/// Every pair either product puts within [`SGEMM_MARGIN`] of `tau` gets its cosine recomputed
+/// in a fixed order ([`cosine`]), and every pair whose exact cosine is at least `tau` is offered
+/// to both of its rows before each row keeps its top `k`. Row blocks run in parallel (feature
+/// `parallel`); the result does not depend on the thread count or on which product ran. Rows
+/// whose `seeks_synonyms` flag is false get no neighbours of their own (they can still be
+/// another row's neighbour). Memory: the normalised copy (`n × dim` f32) plus, per thread,
+/// one `256 × n` f32 block (dense) or two `n`-long accumulators (sparse, beside the inverted
+/// index's 8 bytes per non-zero value), plus the pairs above `tau`. Measured
+/// (`examples/synonymy_scale.rs`): see README, Benchmarks.
 pub fn synonymy_pairs(
     emb: &[f32],
     seeks_synonyms: &[bool],
@@ -46,6 +56,19 @@ pub fn synonymy_pairs(
     tau: f32,
     k: usize,
     progress: &dyn Progress,
+) -> BTreeMap<(u32, u32), f32> {
+    pairs_by(emb, seeks_synonyms, dim, tau, k, progress, None)
+}
+
+/// [`synonymy_pairs`] with the product forced (`Some(true)`: sparse) or chosen (`None`).
+fn pairs_by(
+    emb: &[f32],
+    seeks_synonyms: &[bool],
+    dim: usize,
+    tau: f32,
+    k: usize,
+    progress: &dyn Progress,
+    force_sparse: Option<bool>,
 ) -> BTreeMap<(u32, u32), f32> {
     let n = emb.len().checked_div(dim).unwrap_or(0);
     assert_eq!(seeks_synonyms.len(), n, "one flag per row");
@@ -56,6 +79,14 @@ pub fn synonymy_pairs(
             row.iter_mut().for_each(|x| *x /= norm);
         }
     }
+    let nonzero = unit.iter().filter(|&&x| x != 0.0).count();
+    let sparse = force_sparse
+        .unwrap_or(tau > SGEMM_MARGIN && (nonzero as f64) <= SPARSE_DENSITY * unit.len() as f64);
+    let postings = if sparse {
+        inverted_index(&unit, dim)
+    } else {
+        Vec::new()
+    };
     const BLOCK: usize = 256;
     // Pairs (i, j), i < j, with cosine ≥ tau, from the upper triangle of the Gram matrix.
     #[cfg(feature = "parallel")]
@@ -64,46 +95,23 @@ pub fn synonymy_pairs(
     let block_ids = 0..n.div_ceil(BLOCK);
     let blocks: Vec<Vec<(u32, u32, f32)>> = block_ids
         .map(|b| {
-            let (r0, r1) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
-            let (rows, cols) = (r1 - r0, n - r0);
-            let mut c = vec![0f32; rows * cols];
-            // C (rows × cols) = A[r0..r1] (rows × dim) · A[r0..n]ᵀ (dim × cols); all row-major.
-            // SAFETY: sgemm reads `rows × dim` values of A from `unit[r0 * dim..]` (row stride
-            // dim) and `dim × cols` values of Bᵀ from the same slice (column stride dim), and
-            // writes `rows × cols` values of C with row stride `cols`; `unit` holds `n × dim`
-            // values and `c` exactly `rows × cols`, so every access is in bounds.
-            unsafe {
-                matrixmultiply::sgemm(
-                    rows,
-                    dim,
-                    cols,
-                    1.0,
-                    unit[r0 * dim..].as_ptr(),
-                    dim as isize,
-                    1,
-                    unit[r0 * dim..].as_ptr(),
-                    1,
-                    dim as isize,
-                    0.0,
-                    c.as_mut_ptr(),
-                    cols as isize,
-                    1,
-                );
-            }
+            let rows = b * BLOCK..((b + 1) * BLOCK).min(n);
             let mut out = Vec::new();
-            for (r, row) in c.chunks_exact(cols).enumerate() {
-                let i = r0 + r;
-                for (jj, &s) in row.iter().enumerate().skip(r + 1) {
-                    let j = r0 + jj;
-                    if s >= tau - SGEMM_MARGIN && (seeks_synonyms[i] || seeks_synonyms[j]) {
-                        let exact = cosine(&unit, dim, i, j);
-                        if exact >= tau {
-                            out.push((i as u32, j as u32, exact.min(1.0)));
-                        }
+            let mut offer = |i: usize, j: usize, s: f32| {
+                if s >= tau - SGEMM_MARGIN && (seeks_synonyms[i] || seeks_synonyms[j]) {
+                    let exact = cosine(&unit, dim, i, j);
+                    if exact >= tau {
+                        out.push((i as u32, j as u32, exact.min(1.0)));
                     }
                 }
+            };
+            let count = rows.len() as u64;
+            if sparse {
+                sparse_block(&unit, dim, &postings, rows, &mut offer);
+            } else {
+                dense_block(&unit, dim, rows, &mut offer);
             }
-            progress.advance(rows as u64);
+            progress.advance(count);
             out
         })
         .collect();
@@ -127,6 +135,105 @@ pub fn synonymy_pairs(
         }
     }
     pairs
+}
+
+/// The largest share of non-zero values for which [`synonymy_pairs`] takes the sparse product.
+/// Its cost falls with the square of the density while `sgemm`'s does not, and it scatters
+/// where `sgemm` streams, so it is taken only well below one half.
+pub const SPARSE_DENSITY: f64 = 0.25;
+
+/// For each dimension, the rows non-zero in it and their values, rows ascending.
+fn inverted_index(unit: &[f32], dim: usize) -> Vec<Vec<(u32, f32)>> {
+    let mut postings = vec![Vec::new(); dim];
+    for (i, row) in unit.chunks_exact(dim.max(1)).enumerate() {
+        for (d, &x) in row.iter().enumerate() {
+            if x != 0.0 {
+                postings[d].push((i as u32, x));
+            }
+        }
+    }
+    postings
+}
+
+/// Offers `(i, j, dot)` for every row `i` of `rows` and every row `j > i` sharing a non-zero
+/// dimension with it, the dot product accumulated over the shared dimensions of `postings`.
+fn sparse_block(
+    unit: &[f32],
+    dim: usize,
+    postings: &[Vec<(u32, f32)>],
+    rows: std::ops::Range<usize>,
+    offer: &mut impl FnMut(usize, usize, f32),
+) {
+    let n = unit.len() / dim.max(1);
+    let mut dot = vec![0f32; n];
+    // `seen[j] == i + 1` once row i has touched row j (a dot product may sum to exactly 0).
+    let mut seen = vec![0u32; n];
+    let mut touched = Vec::new();
+    for i in rows {
+        let row = &unit[i * dim..(i + 1) * dim];
+        for (d, &x) in row.iter().enumerate() {
+            if x == 0.0 {
+                continue;
+            }
+            let list = &postings[d];
+            let after = list.partition_point(|&(j, _)| j as usize <= i);
+            for &(j, y) in &list[after..] {
+                let j = j as usize;
+                if seen[j] != i as u32 + 1 {
+                    seen[j] = i as u32 + 1;
+                    dot[j] = 0.0;
+                    touched.push(j);
+                }
+                dot[j] += x * y;
+            }
+        }
+        for &j in &touched {
+            offer(i, j, dot[j]);
+        }
+        touched.clear();
+    }
+}
+
+/// Offers `(i, j, dot)` for every row `i` of `rows` and every row `j > i`, from one blocked
+/// `sgemm` product of rows `rows` by rows `rows.start..n`.
+fn dense_block(
+    unit: &[f32],
+    dim: usize,
+    rows: std::ops::Range<usize>,
+    offer: &mut impl FnMut(usize, usize, f32),
+) {
+    let n = unit.len() / dim.max(1);
+    let r0 = rows.start;
+    let (m, cols) = (rows.len(), n - r0);
+    let mut c = vec![0f32; m * cols];
+    // C (m × cols) = A[r0..r1] (m × dim) · A[r0..n]ᵀ (dim × cols); all row-major.
+    // SAFETY: sgemm reads `m × dim` values of A from `unit[r0 * dim..]` (row stride dim) and
+    // `dim × cols` values of Bᵀ from the same slice (column stride dim), and writes `m × cols`
+    // values of C with row stride `cols`; `unit` holds `n × dim` values and `c` exactly
+    // `m × cols`, so every access is in bounds.
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            dim,
+            cols,
+            1.0,
+            unit[r0 * dim..].as_ptr(),
+            dim as isize,
+            1,
+            unit[r0 * dim..].as_ptr(),
+            1,
+            dim as isize,
+            0.0,
+            c.as_mut_ptr(),
+            cols as isize,
+            1,
+        );
+    }
+    for (r, row) in c.chunks_exact(cols.max(1)).enumerate() {
+        for (jj, &s) in row.iter().enumerate().skip(r + 1) {
+            offer(r0 + r, r0 + jj, s);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -158,6 +265,9 @@ mod tests {
         let seeks: Vec<bool> = (0..900).map(|i| i % 7 != 0).collect();
         let (tau, k) = (0.6, 3);
         let got = synonymy_pairs(&emb, &seeks, d, tau, k, &());
+        // Hashed n-gram rows are sparse: the dense product must find the same pairs, bit for bit.
+        assert!(emb.iter().filter(|&&x| x != 0.0).count() * 10 < emb.len());
+        assert_eq!(got, pairs_by(&emb, &seeks, d, tau, k, &(), Some(false)));
         let mut want = BTreeMap::new();
         let row = |i: usize| &emb[i * d..(i + 1) * d];
         for i in (0..900).filter(|&i| seeks[i]) {
