@@ -10,6 +10,13 @@
 
 use serde::Deserialize;
 
+use hipporag_indexer::openie::OpenIeDoc;
+use hipporag_indexer::pipeline;
+use hipporag_indexer::progress::Progress;
+use hipporag_wasm::analysis::Language;
+use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::index::Passage;
+
 /// `buildIndex`'s options (all optional; the defaults are `hipporag index`'s).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
@@ -32,36 +39,37 @@ impl Default for IndexOptions {
         Self {
             language: "auto".into(),
             fact_vectors: false,
-            dim: hipporag_wasm::encoder::HashedNgramEncoder::DEFAULT_DIM,
+            dim: HashedNgramEncoder::DEFAULT_DIM,
             synonymy_threshold: b.synonymy_threshold,
             synonymy_k: b.synonymy_k,
         }
     }
 }
 
-/// The index bytes of `passages` built with `opts` (see the crate docs); `progress` gets each
-/// stage's start, advances and end.
+/// `opts.language` as a language, `None` for `auto`.
 ///
 /// # Errors
-/// [`hipporag_indexer::Error::InvalidRequest`] for an unknown language tag, a zero dimension or
-/// no passages; the graph build's errors.
-pub fn build_index(
-    passages: Vec<hipporag_wasm::index::Passage>,
-    opts: &IndexOptions,
-    progress: &dyn hipporag_indexer::progress::Progress,
-) -> hipporag_indexer::Result<Vec<u8>> {
-    use hipporag_indexer::Error;
-    use hipporag_wasm::analysis::Language;
-    let language = match opts.language.as_str() {
-        "auto" => None,
-        tag => Some(Language::from_tag(tag).ok_or_else(|| {
-            Error::InvalidRequest(format!(
+/// [`hipporag_indexer::Error::InvalidRequest`] for a tag that is none of en, ru, zh.
+fn language_option(opts: &IndexOptions) -> hipporag_indexer::Result<Option<Language>> {
+    match opts.language.as_str() {
+        "auto" => Ok(None),
+        tag => Language::from_tag(tag).map(Some).ok_or_else(|| {
+            hipporag_indexer::Error::InvalidRequest(format!(
                 "options.language {tag:?}: expected \"auto\" or a tag of en, ru or zh"
             ))
-        })?),
-    };
+        }),
+    }
+}
+
+/// The graph build's options and the encoder `opts` asks for.
+///
+/// # Errors
+/// [`hipporag_indexer::Error::InvalidRequest`] for a zero dimension.
+fn build_options(
+    opts: &IndexOptions,
+) -> hipporag_indexer::Result<(hipporag_indexer::graph::BuildOptions, HashedNgramEncoder)> {
     if opts.dim == 0 {
-        return Err(Error::InvalidRequest(
+        return Err(hipporag_indexer::Error::InvalidRequest(
             "options.dim: expected a positive dimension".into(),
         ));
     }
@@ -71,9 +79,64 @@ pub fn build_index(
         fact_vectors: opts.fact_vectors,
         ..Default::default()
     };
-    let encoder = hipporag_wasm::encoder::HashedNgramEncoder::new(opts.dim);
-    let (data, _) =
-        hipporag_indexer::pipeline::index_passages(passages, language, &encoder, &build, progress)?;
+    Ok((build, HashedNgramEncoder::new(opts.dim)))
+}
+
+/// The index bytes of `passages` built with `opts` (see the crate docs); `progress` gets each
+/// stage's start, advances and end.
+///
+/// # Errors
+/// [`hipporag_indexer::Error::InvalidRequest`] for an unknown language tag, a zero dimension or
+/// no passages; the graph build's errors.
+pub fn build_index(
+    passages: Vec<Passage>,
+    opts: &IndexOptions,
+    progress: &dyn Progress,
+) -> hipporag_indexer::Result<Vec<u8>> {
+    let language = language_option(opts)?;
+    let (build, encoder) = build_options(opts)?;
+    let (data, _) = pipeline::index_passages(passages, language, &encoder, &build, progress)?;
+    Ok(data.to_bytes())
+}
+
+/// The language of `passages` as [`build_index`] picks it for `auto`
+/// ([`hipporag_indexer::language::detect`]: the majority of whatlang's per-passage answers).
+pub fn detect_language(passages: &[Passage]) -> Language {
+    hipporag_indexer::language::detect(passages).language
+}
+
+/// The rule extractor's OpenIE documents for `passages` (one per passage, in order) in
+/// `language`, with these passages' own corpus statistics
+/// ([`pipeline::extract_passages`]): what [`build_index`] extracts when `passages` are the
+/// whole corpus. The demo runs it once per file and keeps the documents.
+pub fn extract_openie(
+    passages: &[Passage],
+    language: Language,
+    progress: &dyn Progress,
+) -> Vec<OpenIeDoc> {
+    pipeline::extract_passages(passages, language, progress).0
+}
+
+/// The index bytes of `passages` from their OpenIE documents `docs` (one per passage, in
+/// order; e.g. [`extract_openie`]'s, file by file), built with `opts` ([`pipeline::index_openie`];
+/// `auto` detects the language over all `passages`): the bytes `hipporag index --corpus C
+/// --openie F` writes for the same documents.
+///
+/// # Errors
+/// [`hipporag_indexer::Error::InvalidRequest`] for an unknown language tag, a zero dimension, no
+/// passages, or as many documents as passages not given; the graph build's errors.
+pub fn build_index_from_openie(
+    passages: Vec<Passage>,
+    docs: &[OpenIeDoc],
+    opts: &IndexOptions,
+    progress: &dyn Progress,
+) -> hipporag_indexer::Result<Vec<u8>> {
+    let language = match language_option(opts)? {
+        Some(l) => l,
+        None => detect_language(&passages),
+    };
+    let (build, encoder) = build_options(opts)?;
+    let (data, _) = pipeline::index_openie(passages, docs, language, &encoder, &build, progress)?;
     Ok(data.to_bytes())
 }
 
@@ -81,8 +144,10 @@ pub fn build_index(
 mod bindings {
     use wasm_bindgen::prelude::*;
 
-    use super::{IndexOptions, build_index};
-    use hipporag_wasm::index::Passage;
+    use super::{
+        IndexOptions, Language, OpenIeDoc, Passage, build_index, build_index_from_openie,
+        detect_language, extract_openie,
+    };
 
     /// [`IndexOptions`]' fields as JS names them.
     const OPTION_NAMES: &[&str] = &[
@@ -147,6 +212,55 @@ mod bindings {
         }
     }
 
+    /// `passages` (`[{title, text, url?}]`) read, or a `request` error naming the first bad one.
+    fn read_passages(passages: &js_sys::Array) -> Result<Vec<Passage>, JsValue> {
+        let mut ps = Vec::with_capacity(passages.length() as usize);
+        for (i, v) in passages.iter().enumerate() {
+            let p: Passage = serde_wasm_bindgen::from_value(v).map_err(|e| {
+                js_error(
+                    &format!("passages[{i}]: expected {{title, text, url?}}: {e}"),
+                    "request",
+                )
+            })?;
+            ps.push(p);
+        }
+        Ok(ps)
+    }
+
+    /// `options` read (undefined or null: the defaults), or a `request` error naming an
+    /// unknown or mistyped option.
+    fn read_options(options: JsValue) -> Result<IndexOptions, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(IndexOptions::default());
+        }
+        // serde-wasm-bindgen reads only the fields it knows: a misspelt option would be
+        // ignored silently, so every key is checked first.
+        if let Some(o) = options.dyn_ref::<js_sys::Object>() {
+            for key in js_sys::Object::keys(o).iter() {
+                let key = key.as_string().unwrap_or_default();
+                if !OPTION_NAMES.contains(&key.as_str()) {
+                    return Err(js_error(
+                        &format!("options.{key}: unknown option; expected one of {OPTION_NAMES:?}"),
+                        "request",
+                    ));
+                }
+            }
+        }
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| js_error(&format!("options: {e}"), "request"))
+    }
+
+    fn progress_of(callback: Option<js_sys::Function>) -> JsProgress {
+        JsProgress {
+            callback,
+            stage: Default::default(),
+        }
+    }
+
+    fn indexer_error(e: hipporag_indexer::Error) -> JsValue {
+        js_error(&e.to_string(), e.kind())
+    }
+
     /// `buildIndex(passages, options?, progress?)`: the index bytes (a `Uint8Array`, the same
     /// bytes `hipporag index` writes) of `passages` (`[{title, text, url?}]`), built with the
     /// rule extractor and the hashed encoder. `options`: `{language?: "auto" | "en" | "ru" |
@@ -160,41 +274,68 @@ mod bindings {
         options: JsValue,
         progress: Option<js_sys::Function>,
     ) -> Result<Vec<u8>, JsValue> {
-        let mut ps = Vec::with_capacity(passages.length() as usize);
-        for (i, v) in passages.iter().enumerate() {
-            let p: Passage = serde_wasm_bindgen::from_value(v).map_err(|e| {
+        let ps = read_passages(&passages)?;
+        let opts = read_options(options)?;
+        build_index(ps, &opts, &progress_of(progress)).map_err(indexer_error)
+    }
+
+    /// `detectLanguage(passages)`: `"en"`, `"ru"` or `"zh"`, the language `buildIndex` picks
+    /// for `language: "auto"` (the majority of whatlang's answers per passage).
+    #[wasm_bindgen(js_name = detectLanguage)]
+    pub fn detect_language_js(passages: js_sys::Array) -> Result<String, JsValue> {
+        Ok(detect_language(&read_passages(&passages)?)
+            .code()
+            .to_owned())
+    }
+
+    /// `extractOpenie(passages, language, progress?)`: the rule extractor's OpenIE documents,
+    /// one per passage in order, in HippoRAG's shape (`{passage, extracted_entities,
+    /// extracted_triples}`), read in `language` (`"en"`, `"ru"`, `"zh"`) with these passages'
+    /// own corpus statistics. Progress: stage `OpenIE`. Throws a `request` error for a bad
+    /// passage or language.
+    #[wasm_bindgen(js_name = extractOpenie)]
+    pub fn extract_openie_js(
+        passages: js_sys::Array,
+        language: String,
+        progress: Option<js_sys::Function>,
+    ) -> Result<JsValue, JsValue> {
+        let ps = read_passages(&passages)?;
+        let language = Language::from_tag(&language).ok_or_else(|| {
+            js_error(
+                &format!("language {language:?}: expected a tag of en, ru or zh"),
+                "request",
+            )
+        })?;
+        let docs = extract_openie(&ps, language, &progress_of(progress));
+        serde_wasm_bindgen::to_value(&docs).map_err(|e| js_error(&e.to_string(), "internal"))
+    }
+
+    /// `buildIndexFromOpenie(passages, docs, options?, progress?)`: the index bytes of
+    /// `passages` from their OpenIE documents (one per passage, in order: `extractOpenie`'s,
+    /// file by file, or a HippoRAG OpenIE file's `docs`), the bytes `hipporag index --openie`
+    /// writes for them. Options and progress as `buildIndex`'s (no `OpenIE` stage). Throws a
+    /// `request` error naming a bad passage, document or option, or as many documents as
+    /// passages not given.
+    #[wasm_bindgen(js_name = buildIndexFromOpenie)]
+    pub fn build_index_from_openie_js(
+        passages: js_sys::Array,
+        docs: js_sys::Array,
+        options: JsValue,
+        progress: Option<js_sys::Function>,
+    ) -> Result<Vec<u8>, JsValue> {
+        let ps = read_passages(&passages)?;
+        let mut ds: Vec<OpenIeDoc> = Vec::with_capacity(docs.length() as usize);
+        for (i, v) in docs.iter().enumerate() {
+            ds.push(serde_wasm_bindgen::from_value(v).map_err(|e| {
                 js_error(
-                    &format!("passages[{i}]: expected {{title, text, url?}}: {e}"),
+                    &format!(
+                        "docs[{i}]: expected {{passage, extracted_entities, extracted_triples}}: {e}"
+                    ),
                     "request",
                 )
-            })?;
-            ps.push(p);
+            })?);
         }
-        let opts: IndexOptions = if options.is_undefined() || options.is_null() {
-            IndexOptions::default()
-        } else {
-            // serde-wasm-bindgen reads only the fields it knows: a misspelt option would be
-            // ignored silently, so every key is checked first.
-            if let Some(o) = options.dyn_ref::<js_sys::Object>() {
-                for key in js_sys::Object::keys(o).iter() {
-                    let key = key.as_string().unwrap_or_default();
-                    if !OPTION_NAMES.contains(&key.as_str()) {
-                        return Err(js_error(
-                            &format!(
-                                "options.{key}: unknown option; expected one of {OPTION_NAMES:?}"
-                            ),
-                            "request",
-                        ));
-                    }
-                }
-            }
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error(&format!("options: {e}"), "request"))?
-        };
-        let progress = JsProgress {
-            callback: progress,
-            stage: Default::default(),
-        };
-        build_index(ps, &opts, &progress).map_err(|e| js_error(&e.to_string(), e.kind()))
+        let opts = read_options(options)?;
+        build_index_from_openie(ps, &ds, &opts, &progress_of(progress)).map_err(indexer_error)
     }
 }

@@ -496,14 +496,18 @@ test("Your documents: a PDF is read page by page with pdf.js, a corrupt one is n
   await ask(page, "How does personalized PageRank spread probability?");
   assert.match(await page.locator("#results article.passage").first().innerText(), /hipporag\.pdf › page 2/);
   await page.screenshot({ path: join(outDir, "documents_pdf.png"), fullPage: true });
+  assert.equal(await page.getAttribute("#load", "data-extracted-passages"), "2", "the PDF's two pages extracted");
 
-  // Adding a file joins it to the indexed ones; removing it re-indexes without it.
+  // Adding a file joins it to the indexed ones and runs OpenIE on its passage only; removing
+  // it re-indexes without it, extracting nothing.
   const notes = { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Notes\n\nHippoRAG runs in this tab.\n") };
   await page.setInputFiles("#files", [notes]);
   await page.waitForSelector("#file-list li[data-name='notes.md']", { timeout: 60000 });
   await page.waitForSelector("body[data-state=ready]");
   assert.match(await page.locator("#load-summary").innerText(), /· 3 passages/);
   assert.match(await page.locator("#file-list").innerText(), /hipporag\.pdf · 2 passages/);
+  assert.equal(await page.getAttribute("#load", "data-extracted-passages"), "1", "only notes.md extracted");
+  assert.match(await page.locator("#load").innerText(), /OpenIE on 1 new passages, 2 kept/);
   await page.locator("#file-list li[data-name='notes.md'] button.remove").click();
   await page.waitForFunction(
     () => !document.querySelector("#file-list li[data-name='notes.md']") && document.body.dataset.state === "ready",
@@ -511,6 +515,7 @@ test("Your documents: a PDF is read page by page with pdf.js, a corrupt one is n
     { timeout: 60000 },
   );
   assert.match(await page.locator("#load-summary").innerText(), /· 2 passages/);
+  assert.equal(await page.getAttribute("#load", "data-extracted-passages"), "0", "nothing extracted on removal");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -4,7 +4,7 @@
 // Needs `./build.sh build` (pkg/ and target/release/hipporag).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -50,6 +50,38 @@ test("buildIndex on musique_train gives the bytes of the native `hipporag index`
   );
 });
 
+test("extraction file by file: the kept documents give the bytes of `hipporag index --openie` with the same documents", () => {
+  const corpus = JSON.parse(readFileSync(corpusPath, "utf8"));
+  assert.equal(indexer.detectLanguage(corpus), "en");
+  // Two "files": the first 1,200 passages and the rest, each extracted with its own statistics.
+  const files = [corpus.slice(0, 1200), corpus.slice(1200)];
+  const docs = files.flatMap((f) => indexer.extractOpenie(f, "en"));
+  assert.equal(docs.length, corpus.length);
+  assert.equal(docs[1200].passage, `${corpus[1200].title}\n${corpus[1200].text}`);
+  const bytes = indexer.buildIndexFromOpenie(corpus, docs, { factVectors: true });
+  // The whole corpus extracted as one file is what buildIndex extracts.
+  const whole = indexer.buildIndexFromOpenie(corpus, indexer.extractOpenie(corpus, "en"), { factVectors: true });
+  assert.ok(Buffer.from(whole).equals(Buffer.from(indexer.buildIndex(corpus, { factVectors: true }))), "one file = buildIndex");
+  const dir = mkdtempSync(join(tmpdir(), "hipporag-indexer-"));
+  try {
+    const openie = join(dir, "openie.json");
+    writeFileSync(openie, JSON.stringify({ docs }));
+    const out = join(dir, "native.hipporag");
+    execFileSync(
+      join(root, "target", "release", "hipporag"),
+      ["index", "--corpus", corpusPath, "--openie", openie, "--out", out, "--fact-vectors"],
+      {
+        env: { ...process.env, RUST_LOG: "warn" },
+      },
+    );
+    assert.ok(Buffer.from(bytes).equals(readFileSync(out)), "same bytes as the binary from the same documents");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // Per-file statistics differ from the corpus's: some sentence-initial words judged otherwise.
+  assert.ok(!Buffer.from(bytes).equals(Buffer.from(whole)));
+});
+
 test("bad passages and options throw an Error naming the passage or option", () => {
   assert.throws(
     () => indexer.buildIndex([{ title: "A", text: "x" }, { title: "B" }]),
@@ -66,5 +98,24 @@ test("bad passages and options throw an Error naming the passage or option", () 
   assert.throws(
     () => indexer.buildIndex([]),
     (e) => /no passages/.test(e.message),
+  );
+  assert.throws(
+    () => indexer.extractOpenie([{ title: "A", text: "x" }], "auto"),
+    (e) => e.kind === "request" && /language "auto"/.test(e.message),
+  );
+  assert.throws(
+    () => indexer.buildIndexFromOpenie([{ title: "A", text: "x" }], [{ passage: "A\nx", extracted_entities: [] }]),
+    (e) => e.kind === "request" && /docs\[0\]/.test(e.message) && /extracted_triples/.test(e.message),
+  );
+  assert.throws(
+    () =>
+      indexer.buildIndexFromOpenie(
+        [
+          { title: "A", text: "x" },
+          { title: "B", text: "y" },
+        ],
+        indexer.extractOpenie([{ title: "A", text: "x" }], "en"),
+      ),
+    (e) => /1 OpenIE docs for 2 passages/.test(e.message),
   );
 });

@@ -242,6 +242,9 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built, documents
   load.dataset.totalLoadMs = total.toFixed(1);
   if (built && !documents?.restored) load.dataset.buildMs = timings.indexDownloadMs.toFixed(1);
   else delete load.dataset.buildMs;
+  // How many passages this build ran the rule extractor on (the rest kept their documents).
+  if (documents?.extraction) load.dataset.extractedPassages = String(documents.extraction.passages);
+  else delete load.dataset.extractedPassages;
   if (documents?.restored) load.dataset.restored = "true";
   else delete load.dataset.restored;
   for (const [stage, ms, n] of [
@@ -257,7 +260,10 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built, documents
         : stage === "index" && documents?.restored
           ? `${fmtBytes(n)} from this browser's storage, decoded in ${fmtMs(timings.indexParseMs)}`
           : stage === "index" && built
-            ? `${fmtBytes(n)} built in this tab in ${fmtMs(timings.indexDownloadMs)}, decoded in ${fmtMs(timings.indexParseMs)}`
+            ? `${fmtBytes(n)} built in this tab in ${fmtMs(timings.indexDownloadMs)}, decoded in ${fmtMs(timings.indexParseMs)}` +
+              (documents?.extraction?.kept
+                ? ` · OpenIE on ${fmtInt(documents.extraction.passages)} new passages, ${fmtInt(documents.extraction.kept)} kept`
+                : "")
             : `${fmtBytes(n)} in ${fmtMs(ms)}` +
               (stage === "index" ? ` (download ${fmtMs(timings.indexDownloadMs)}, decode ${fmtMs(timings.indexParseMs)})` : "");
   }

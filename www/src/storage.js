@@ -1,14 +1,17 @@
 // storage.js — "Your documents" kept in this browser's origin-private file system (OPFS), so a
 // reload opens the index without indexing again. One directory, `hipporag-documents/`:
 //
-//   files.json       {version, files: [{name, passages: [{title, text, url?}]}]}
+//   files.json       {version, files: [{name, passages: [{title, text, url?}], openie?: {language, docs}}]}
 //   index.hipporag   the index built from them (the in-browser indexer's bytes)
 //
 // Written by the worker after each build (files.json last, so a half-written save is never
 // read as whole); "Forget everything" removes the directory. Nothing here leaves the device.
 
 const DIR = "hipporag-documents";
-const VERSION = 1;
+// 2 adds each file's OpenIE documents (`openie`); a version-1 save is still read, and its files
+// are extracted again at the next build.
+const VERSION = 2;
+const READABLE = new Set([1, 2]);
 
 async function root() {
   if (!globalThis.navigator?.storage?.getDirectory) throw new Error("this browser has no origin-private file system");
@@ -27,7 +30,7 @@ async function writeFile(dir, name, data) {
   }
 }
 
-/** Saves `files` ([{name, passages}]) and their index bytes; throws (e.g. a QuotaExceededError) when it cannot. */
+/** Saves `files` ([{name, passages, openie?}]) and their index bytes; throws (e.g. a QuotaExceededError) when it cannot. */
 export async function saveDocuments(files, indexBytes) {
   const dir = await (await root()).getDirectoryHandle(DIR, { create: true });
   // A half-written save leaves no files.json, so it is never read as a whole one.
@@ -46,7 +49,7 @@ export async function loadDocuments() {
   }
   try {
     const meta = JSON.parse(await (await (await dir.getFileHandle("files.json")).getFile()).text());
-    if (meta.version !== VERSION || !Array.isArray(meta.files)) return null;
+    if (!READABLE.has(meta.version) || !Array.isArray(meta.files)) return null;
     const bytes = new Uint8Array(await (await (await dir.getFileHandle("index.hipporag")).getFile()).arrayBuffer());
     return { files: meta.files, bytes };
   } catch {

@@ -72,7 +72,7 @@ async function ensureIndexer() {
   return m;
 }
 
-/** The user's files in the index now loaded ([{name, passages}]), or null. */
+/** The user's files in the index now loaded ([{name, passages, openie?}]), or null. */
 let documents = null;
 
 /** What LOADED says about the user's files. */
@@ -82,6 +82,11 @@ const fileList = (files) => files.map((f) => ({ name: f.name, passages: f.passag
  * Indexes the user's files here, in the worker, loads the result and saves both in OPFS
  * (storage.js): nothing leaves the tab. `files`: [{name, passages}]; with `add`, they join
  * (or replace, by name) the files indexed before; `remove` names a file to leave out.
+ *
+ * Each file keeps its OpenIE documents (`openie: {language, docs}`, the rule extractor's, with
+ * that file's own statistics), so a build extracts only the files that have none yet, or whose
+ * language is no longer the index's; the graph, synonymy edges and vectors are built again
+ * from all the documents (`buildIndexFromOpenie`).
  */
 async function buildIndex({ files = [], add = false, remove = null }) {
   let stage = "wasm";
@@ -99,7 +104,20 @@ async function buildIndex({ files = [], add = false, remove = null }) {
     }
     const t = performance.now();
     const passages = all.flatMap((f) => f.passages);
-    const bytes = m.buildIndex(passages, { factVectors: true }, (step, loaded, total) =>
+    const language = m.detectLanguage(passages);
+    const stale = all.filter((f) => f.openie?.language !== language || f.openie.docs.length !== f.passages.length);
+    const toExtract = stale.reduce((n, f) => n + f.passages.length, 0);
+    let extracted = 0;
+    for (const f of stale) {
+      // One OpenIE row for all the files extracted: their passages counted together.
+      const docs = m.extractOpenie(f.passages, language, (step, loaded) =>
+        post({ type: MSG.PROGRESS, stage: "build", step, loaded: extracted + loaded, total: toExtract }),
+      );
+      f.openie = { language, docs };
+      extracted += f.passages.length;
+    }
+    const docs = all.flatMap((f) => f.openie.docs);
+    const bytes = m.buildIndexFromOpenie(passages, docs, { language, factVectors: true }, (step, loaded, total) =>
       post({ type: MSG.PROGRESS, stage: "build", step, loaded, total }),
     );
     const ms = performance.now() - t;
@@ -111,7 +129,8 @@ async function buildIndex({ files = [], add = false, remove = null }) {
       // Out of quota, or no OPFS: the index works in this tab, a reload will not find it.
       storeError = `${e?.name ?? "Error"}: ${e?.message ?? e}`;
     }
-    await open(w, { bytes, ms, built: true }, { files: fileList(all), restored: false, storeError });
+    const extraction = { files: stale.length, passages: toExtract, kept: passages.length - toExtract };
+    await open(w, { bytes, ms, built: true }, { files: fileList(all), restored: false, storeError, extraction });
   } catch (e) {
     post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
   }
