@@ -10,6 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adler32, corpus, data, goldIds, median, outDir, quantile, questions, root, servedSite, site } from "./harness.mjs";
@@ -442,10 +443,48 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   await context.close();
 });
 
-/** A PDF of `pages` (each a list of ASCII lines, Helvetica): real text for pdf.js to read. */
-function makePdf(pages) {
+/** RC4 (the PDF Standard security handler's cipher, revision 2) of `data` under `key`. */
+function rc4(key, data) {
+  const S = [...Array(256).keys()];
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + S[i] + key[i % key.length]) & 255;
+    [S[i], S[j]] = [S[j], S[i]];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let k = 0, i = 0, j = 0; k < data.length; k++) {
+    i = (i + 1) & 255;
+    j = (j + S[i]) & 255;
+    [S[i], S[j]] = [S[j], S[i]];
+    out[k] = data[k] ^ S[(S[i] + S[j]) & 255];
+  }
+  return out;
+}
+
+const md5 = (...parts) => createHash("md5").update(Buffer.concat(parts)).digest();
+
+/**
+ * A PDF of `pages` (each a list of ASCII lines, Helvetica): real text for pdf.js to read. With
+ * `password`, encrypted as PDF 1.4's Standard security handler does it (revision 2, 40-bit RC4,
+ * PDF 32000-1 §7.6.3, algorithms 2–4: user and owner password both `password`), so a reader
+ * needs the password to open it.
+ */
+function makePdf(pages, { password = null } = {}) {
   const esc = (s) => s.replace(/[\\()]/g, (c) => "\\" + c);
   const n = pages.length;
+  const PAD = Buffer.from("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a", "hex");
+  const padded = (pw) => Buffer.concat([Buffer.from(pw, "latin1"), PAD]).subarray(0, 32);
+  const id = Buffer.from("hipporag-e2e-pdf", "latin1");
+  const P = -4; // every permission but the reserved bits
+  let fileKey = null;
+  let encrypt = "";
+  if (password !== null) {
+    const O = rc4(md5(padded(password)).subarray(0, 5), padded(password));
+    const p = Buffer.alloc(4);
+    p.writeInt32LE(P);
+    fileKey = md5(padded(password), O, p, id).subarray(0, 5);
+    const U = rc4(fileKey, PAD);
+    encrypt = `<< /Filter /Standard /V 1 /R 2 /O <${O.toString("hex")}> /U <${U.toString("hex")}> /P ${P} >>`;
+  }
   // Objects: 1 catalog, 2 page tree, 3 font, then per page its page and its content stream.
   const objs = [
     "<< /Type /Catalog /Pages 2 0 R >>",
@@ -453,10 +492,17 @@ function makePdf(pages) {
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
   ];
   for (const [i, lines] of pages.entries()) {
-    const content = `BT /F1 11 Tf 14 TL 72 720 Td ${lines.map((l) => `(${esc(l)}) Tj T*`).join(" ")} ET`;
-    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${5 + 2 * i} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
-    objs.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    let content = Buffer.from(`BT /F1 11 Tf 14 TL 72 720 Td ${lines.map((l) => `(${esc(l)}) Tj T*`).join(" ")} ET`, "latin1");
+    const num = 5 + 2 * i;
+    if (fileKey) {
+      // Algorithm 1: the object's key is MD5(file key, object number, generation), 10 bytes.
+      const ref = Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0]);
+      content = rc4(md5(fileKey, ref).subarray(0, 10), content);
+    }
+    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${num} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objs.push(`<< /Length ${content.length} >>\nstream\n${content.toString("latin1")}\nendstream`);
   }
+  if (encrypt) objs.push(encrypt);
   let out = "%PDF-1.4\n";
   const offsets = [];
   for (const [i, o] of objs.entries()) {
@@ -465,11 +511,12 @@ function makePdf(pages) {
   }
   const xref = out.length;
   out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const trailerEncrypt = encrypt ? ` /Encrypt ${objs.length} 0 R /ID [<${id.toString("hex")}> <${id.toString("hex")}>]` : "";
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R${trailerEncrypt} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, "latin1");
 }
 
-test("Your documents: a PDF is read page by page with pdf.js, a corrupt one is named; a file added, then removed", async () => {
+test("Your documents: a PDF is read page by page with pdf.js, a corrupt and an encrypted one are named; a file added, then removed", async () => {
   const { page, context, errors } = await open("/?corpus=musique_train");
   await page.selectOption("#corpus", "documents");
   await page.waitForSelector("body[data-state=documents]");
@@ -484,13 +531,16 @@ test("Your documents: a PDF is read page by page with pdf.js, a corrupt one is n
       "Passages are ranked by the PageRank mass of the phrases they contain.",
     ],
   ]);
+  const secret = makePdf([["The hippocampal index is kept under lock and key."]], { password: "hippocampus" });
   await page.setInputFiles("#files", [
     { name: "hipporag.pdf", mimeType: "application/pdf", buffer: pdf },
     { name: "corrupt.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog") },
+    { name: "locked.pdf", mimeType: "application/pdf", buffer: secret },
   ]);
   await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
   assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText());
   assert.match(await page.locator("#file-errors").innerText(), /corrupt\.pdf: not a readable PDF/);
+  assert.match(await page.locator("#file-errors").innerText(), /locked\.pdf: an encrypted PDF \(it needs a password\)/);
   assert.match(await page.locator("#file-list").innerText(), /hipporag\.pdf · 2 passages/);
   await page.selectOption("#mode", "bm25");
   await ask(page, "How does personalized PageRank spread probability?");
@@ -516,6 +566,37 @@ test("Your documents: a PDF is read page by page with pdf.js, a corrupt one is n
   );
   assert.match(await page.locator("#load-summary").innerText(), /· 2 passages/);
   assert.equal(await page.getAttribute("#load", "data-extracted-passages"), "0", "nothing extracted on removal");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Your documents: out of storage quota, the index still answers in the tab, says it is not saved, and a reload finds nothing half-written", async () => {
+  const { page, context, errors } = await open("/?corpus=musique_train");
+  // Chromium's own quota for this origin, cut to 64 KB (DevTools protocol): OPFS writes past it
+  // fail with a QuotaExceededError, as on a full disk or in a tight private window.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: env.server.origin, quotaSize: 64 * 1024 });
+  await page.selectOption("#corpus", "documents");
+  await page.waitForSelector("body[data-state=documents]");
+  const corpus = JSON.parse(readFileSync(join(data, "case_studies", "case_study_university_corpus.json"), "utf8"));
+  await page.setInputFiles("#files", [
+    { name: "university.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(corpus)) },
+  ]);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
+  assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText());
+  assert.match(
+    await page.locator("#file-errors").innerText(),
+    /Not saved in this browser \(QuotaExceededError: .*\): a reload will need the files again/,
+  );
+  await page.selectOption("#mode", "bm25");
+  const { ids } = await ask(page, "Which Stanford professor works on the neuroscience of Alzheimer's?");
+  assert.equal(ids.length, 5, "the index answers in this tab");
+  // The failed save left no files.json: a reload offers the file picker, not a broken index.
+  await page.reload();
+  await page.waitForSelector("body[data-state=documents], body[data-state=error]", { timeout: 60000 });
+  assert.equal(await page.getAttribute("body", "data-state"), "documents");
+  assert.equal(await page.locator("#file-list li").count(), 0);
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: env.server.origin });
   assert.deepEqual(errors, []);
   await context.close();
 });
