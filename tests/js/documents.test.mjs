@@ -5,7 +5,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { MAX_PASSAGE_CHARS, filePassages, markdownSections, pdfPassages, sectionPassages } from "../../www/src/documents.js";
+import {
+  MAX_FILE_BYTES,
+  MAX_PASSAGE_CHARS,
+  checkFile,
+  filePassages,
+  markdownSections,
+  pdfPassages,
+  sectionPassages,
+} from "../../www/src/documents.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const data = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
@@ -43,6 +51,7 @@ test("bad files: each message names the file and says what is wrong", () => {
   assert.throws(() => filePassages("d.json", utf8('[{"title": "A"}]'), noHtml), /d\.json: entry 0/);
   assert.throws(() => filePassages("e.json", utf8("{oops"), noHtml), /e\.json: not JSON/);
   assert.throws(() => filePassages("f.md", utf8("   \n\n"), noHtml), /f\.md: no text/);
+  assert.throws(() => checkFile("g.txt", new Uint8Array(MAX_FILE_BYTES + 1)), /g\.txt: 20\.0 MB is over the 20 MB limit per file/);
 });
 
 test("a PDF's pages become passages titled by page; a PDF without text is named", () => {
