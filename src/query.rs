@@ -151,9 +151,14 @@ struct Word<'a> {
     number: bool,
 }
 
+/// The words of `question` that names and numbers are made of: runs of letters, digits and the
+/// joiners `'’-.`. A CJK character ([`is_cjk`]) ends a word: Chinese is written without spaces,
+/// so "20世纪70年代…" gives the numbers "20" and "70", not one word the length of the question.
 fn words(question: &str) -> Vec<Word<'_>> {
     question
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-' || c == '.'))
+        .split(|c: char| {
+            is_cjk(c) || !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-' || c == '.')
+        })
         .map(|w| w.trim_matches(|c: char| c == '\'' || c == '’' || c == '-' || c == '.'))
         .filter(|w| !w.is_empty())
         .map(|w| Word {
@@ -285,6 +290,14 @@ mod tests {
             units("walk the line"),
             [("walk", true), ("the", true), ("line", true)]
         );
+    }
+
+    #[test]
+    fn cjk_characters_end_name_and_number_words() {
+        let ws = words("20世纪70年代上演的那出剧目叫什么名字？ PageRank算法");
+        let texts: Vec<&str> = ws.iter().map(|w| w.text).collect();
+        assert_eq!(texts, ["20", "70", "PageRank"]);
+        assert!(ws[0].number && ws[2].capital);
     }
 
     #[test]
