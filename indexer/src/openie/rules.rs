@@ -281,6 +281,11 @@ impl RuleExtractor {
         }
         let mut topic = topic;
         for (k, line) in passage.text.lines().enumerate() {
+            let line = match self.opts.language {
+                Language::Chinese => chinese::without_readings(line),
+                _ => std::borrow::Cow::Borrowed(line),
+            };
+            let line = line.as_ref();
             if code_lines.binary_search(&k).is_ok() {
                 // A code line: its identifiers, each related to the topic only (neighbouring
                 // tokens of code are no relation).

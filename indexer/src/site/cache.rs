@@ -23,7 +23,7 @@ use hipporag_wasm::encoder::{Encoder, EncoderInfo};
 const EXTRACTOR: &str = "rules";
 /// Recorded in the OpenIE cache's `prompts` field; bump when the extraction output changes, so
 /// cached entries are not reused.
-const OPENIE_CACHE_VERSION: &str = "site-rules-v3";
+const OPENIE_CACHE_VERSION: &str = "site-rules-v4";
 
 /// The cache key of a passage's extraction: SHA-256 over the cache version, the language's
 /// code when it is not English (English keys predate languages), title, text, heading path

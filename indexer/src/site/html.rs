@@ -5,7 +5,8 @@
 //! `data-hipporag-body`, else `<main>`, else `[role=main]`, else `<body>`. Inside it, `nav`,
 //! `header`, `footer`, `aside`, `script`, `style`, `noscript`, `template`, `svg`, `form`,
 //! `button` and every element with a `data-hipporag-ignore` attribute are skipped with their
-//! content; so is a heading's permalink (`a.headerlink`, Sphinx's "¶").
+//! content; so is a heading's permalink (`a.headerlink`, Sphinx's "¶"), and a `<ruby>`'s
+//! reading (`rt`, `rp`: pinyin or furigana over the characters, which would cut their words).
 //!
 //! **Sections**: every `h1`–`h6` starts one. Its anchor is the heading's `id`, else the target
 //! of a `#fragment` link inside it (Sphinx's permalink), else the `id` of the nearest enclosing
@@ -45,7 +46,7 @@ pub struct Page {
 
 const SKIP: &[&str] = &[
     "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg", "form",
-    "button", "head",
+    "button", "head", "rt", "rp",
 ];
 const BLOCK: &[&str] = &[
     "p",
@@ -359,6 +360,13 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn ruby_readings_are_left_out() {
+        let html = r#"<html><body><main><h1>檢索</h1><p>文檔中的<ruby>關<rp>(</rp><rt>guān</rt><rp>)</rp></ruby>鍵信息</p></main></body></html>"#;
+        let p = extract_html(html);
+        assert_eq!(p.sections[0].text, "文檔中的關鍵信息");
     }
 
     #[test]
