@@ -1,5 +1,6 @@
 //! Embeds the browser files of `hipporag site` — the retriever's wasm package (`pkg/`), the
-//! MiniLM query encoder's (`pkg/minilm/`) and the JS API and default UI (`www/site/`) — into the
+//! MiniLM query encoder's (`pkg/minilm/`) and the JS API and default UI (`www/site/`, minified
+//! into `pkg/site/` by `./build.sh build`) — into the
 //! binary when `./build.sh build` has made them, so that an installed `hipporag site DIR` works
 //! from any directory (Pagefind ships its wasm the same way). Without them (`cargo build` before
 //! `./build.sh build`) the binary reads them from this source tree instead, or from `--pkg` /
@@ -27,9 +28,23 @@ fn main() {
     let sets = [
         ("PKG", root.join("pkg"), false),
         ("MINILM_PKG", root.join("pkg/minilm"), false),
-        ("UI", root.join("www/site"), true),
+        // `./build.sh build` minifies www/site/ into pkg/site/: the files sites serve.
+        (
+            "UI",
+            if root.join("pkg/site").is_dir() {
+                root.join("pkg/site")
+            } else {
+                root.join("www/site")
+            },
+            true,
+        ),
     ];
     println!("cargo::rustc-check-cfg=cfg(embedded_assets)");
+    // pkg/site/ may appear after a first build without it.
+    println!(
+        "cargo::rerun-if-changed={}",
+        root.join("pkg/site").display()
+    );
     let mut code = String::new();
     let mut complete = true;
     for (name, dir, all) in &sets {

@@ -19,7 +19,9 @@
 //! `debouncedSearch`, `result.data()`, like Pagefind's) with its types `hipporag-site.d.ts`, the
 //! default UI `hipporag-ui.js` + `hipporag-ui.css`, and the two modules they share with the
 //! demo: `hipporag-dom.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
-//! encoder id), and the pieces' loader `hipporag-pieces.js` — [`UI_FILES`]. It is written to a temporary sibling directory and renamed over the old one:
+//! encoder id), and the pieces' loader `hipporag-pieces.js` — [`UI_FILES`] (as the binary
+//! embeds them: minified by `./build.sh build`, from `pkg/site/`). It is written to a temporary
+//! sibling directory and renamed over the old one:
 //! a failed build leaves the previous `_hipporag/` as it was.
 //!
 //! **Incremental rebuilds** ([`cache`]). Extraction runs the rule extractor without corpus
