@@ -11,8 +11,8 @@ use common::data;
 use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::{EvalQuestion, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
-use hipporag_indexer::openie::import_openie;
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
+use hipporag_indexer::openie::{OpenIeDoc, import_openie};
 use hipporag_wasm::encoder::HashedNgramEncoder;
 use hipporag_wasm::index::{Index, Passage};
 use serde_json::{Value, json};
@@ -36,22 +36,20 @@ fn as_set(passages: &[Passage]) -> BTreeSet<(String, String)> {
         .collect()
 }
 
+/// The index of `corpus` with its OpenIE documents `docs` (the lexical encoder, defaults).
+fn index_of(corpus: Vec<Passage>, docs: &[OpenIeDoc]) -> Index {
+    let enc = HashedNgramEncoder::default();
+    let (data, _) = GraphBuilder::from_openie(corpus, docs)
+        .and_then(|g| g.build(&enc, &BuildOptions::default(), &()))
+        .unwrap();
+    Index::from_bytes(&data.to_bytes()).unwrap()
+}
+
 /// The musique_train index from the paper's GPT-3.5 triples (no extraction to wait for).
 fn musique_index() -> Index {
     let corpus = read_corpus(&data("musique_train/musique_train_corpus.json")).unwrap();
     let (docs, _) = import_openie(&data(OPENIE), &corpus).unwrap();
-    let bytes = GraphBuilder::from_openie(corpus, &docs)
-        .and_then(|g| {
-            g.build(
-                &HashedNgramEncoder::default(),
-                &BuildOptions::default(),
-                &(),
-            )
-        })
-        .unwrap()
-        .0
-        .to_bytes();
-    Index::from_bytes(&bytes).unwrap()
+    index_of(corpus, &docs)
 }
 
 /// Sentences of a paragraph as HotpotQA stores them (each after the first keeps its leading
@@ -195,18 +193,7 @@ fn squad_file_gives_xquads_corpus_and_gold() {
     let corpus = read_corpus(&data("multilingual/xquad_zh_corpus.json")).unwrap();
     assert_eq!(as_set(&read_corpus(&path).unwrap()), as_set(&corpus));
     let (docs, _) = extract_corpus(&corpus, &RuleOptions::default());
-    let bytes = GraphBuilder::from_openie(corpus, &docs)
-        .and_then(|g| {
-            g.build(
-                &HashedNgramEncoder::default(),
-                &BuildOptions::default(),
-                &(),
-            )
-        })
-        .unwrap()
-        .0
-        .to_bytes();
-    let index = Index::from_bytes(&bytes).unwrap();
+    let index = index_of(corpus, &docs);
     let key = |qs: Vec<EvalQuestion>| -> BTreeSet<(String, String, Vec<Vec<u32>>)> {
         qs.into_iter().map(|q| (q.id, q.question, q.gold)).collect()
     };
