@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{ClusterPiece, PieceHash, SplitMeta, TermPiece, decode_piece, piece_name, tag};
+use super::{
+    ClusterPiece, PieceHash, SplitMeta, StoredTermPiece, TermPiece, decode_piece, piece_name, tag,
+};
 use crate::analysis::terms;
 use crate::bm25::{Bm25, Bm25Data};
 use crate::error::FormatProblem;
@@ -193,7 +195,8 @@ impl SplitIndex {
     /// a frequency is 0 or a df is outside 1..=passages.
     pub fn add_term_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
         let name = self.term_piece_name(i)?;
-        let piece: TermPiece = decode_piece(tag::TERM, "term piece", bytes)
+        let piece = decode_piece::<StoredTermPiece>(tag::TERM, "term piece", bytes)
+            .and_then(|p| TermPiece::try_from(p).map_err(|m| invalid("term piece", m)))
             .and_then(|p| self.check_term_piece(i, p))
             .map_err(|e| e.in_source(name))?;
         self.terms.insert(i, piece);

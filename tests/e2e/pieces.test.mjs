@@ -69,10 +69,10 @@ test("musique_train: the index in pieces ranks every question in Chromium as the
   const corpus = JSON.parse(readFileSync(join(data, "musique_train", "musique_train_corpus.json"), "utf8"));
   const id = native.hybrid[0].ranking[0];
   assert.equal(ranked.first.title, corpus[id].title);
-  // Its opening, up to the fragment's 240 characters (`--fragment-text-chars`), cut at a space.
+  // Its opening, up to the fragment's 190 characters (`--fragment-text-chars`), cut at a space.
   const text = corpus[id].text;
   const shown = ranked.first.content;
-  assert.ok([...shown].length <= 240, shown);
+  assert.ok([...shown].length <= 190, shown);
   assert.ok(shown === text || (shown.endsWith("…") && text.startsWith(shown.slice(0, -1))), shown);
   assert.equal(ranked.first.excerpt, shown.replace(/\s+/g, " ").trim());
   // Only pieces, the search module and the site API: no single file, no retriever wasm.

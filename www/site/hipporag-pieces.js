@@ -9,7 +9,7 @@
 // A query fetches the term pieces of its words, then the IVF cluster pieces its static vector
 // probes, then ranks in wasm (hipporag_search_bg.wasm, the same Rust as the native `hipporag`);
 // a result's text comes from its fragment piece when asked for. Every piece is checked against
-// its name before use (SplitSearch.verifyPiece) and fetched once per page. A missing, damaged or
+// its name before use (the browser's SHA-256, else SplitSearch.verifyPiece) and fetched once per page. A missing, damaged or
 // stale piece (the site was rebuilt while this page held the old index) rejects with an Error
 // whose `kind` says which ("piece.missing", "format.piece_hash", …): never partial results.
 import init, { SplitSearch } from "./hipporag_search.js";
@@ -31,12 +31,12 @@ async function fetchPiece(dir, name) {
   return checkPiece(dir, name, await download(dir, name));
 }
 
-/** The stored bytes of piece `name` in `dir`. */
-async function download(dir, name) {
+/** The stored bytes of piece `name` in `dir` (from `started`, its fetch if already begun). */
+async function download(dir, name, started) {
   const url = new URL(name, dir);
   let res;
   try {
-    res = await fetch(url);
+    res = await (started ?? fetch(url));
   } catch (e) {
     throw pieceError(`${url.pathname}: ${e.message}`, "piece.fetch");
   }
@@ -49,10 +49,24 @@ async function download(dir, name) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
+/**
+ * Whether `bytes` hash to piece `name` ({16 hex digits}.bin: the first 8 bytes of their SHA-256),
+ * by the browser's own SHA-256 (WebCrypto, in secure contexts: https and localhost); null where
+ * the page has none.
+ */
+async function hashesTo(name, bytes) {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  let hex = "";
+  for (const b of digest.subarray(0, 8)) hex += b.toString(16).padStart(2, "0");
+  return name === `${hex}.bin`;
+}
+
 /** Checks stored piece bytes against the piece's name and gunzips them. */
 async function checkPiece(dir, name, bytes) {
   const url = new URL(name, dir);
-  SplitSearch.verifyPiece(name, bytes); // throws kind "format.piece_hash"
+  // The search module checks (and names the mismatch) where WebCrypto is missing or disagrees.
+  if ((await hashesTo(name, bytes)) !== true) SplitSearch.verifyPiece(name, bytes); // throws kind "format.piece_hash"
   try {
     return await gunzip(bytes);
   } catch (e) {
@@ -62,13 +76,15 @@ async function checkPiece(dir, name, bytes) {
 
 /**
  * Opens the index in pieces whose meta piece is at `metaUrl` (its directory holds the other
- * pieces), with the search module's wasm at `wasmUrl`.
+ * pieces), with the search module's wasm at `wasmUrl`. `started` may hold the fetches of both
+ * already begun (`{wasm, meta}`: promises of their Responses), as hipporag-site.js starts them
+ * before this module has loaded.
  */
-export async function openPieces(metaUrl, wasmUrl) {
+export async function openPieces(metaUrl, wasmUrl, started = {}) {
   const dir = new URL("./", metaUrl);
   const metaName = metaUrl.pathname.split("/").pop();
-  // The meta piece downloads while the module compiles.
-  const [, meta] = await Promise.all([init({ module_or_path: wasmUrl }), download(dir, metaName)]);
+  // The meta piece downloads while the module compiles (streaming, from its Response).
+  const [, meta] = await Promise.all([init({ module_or_path: started.wasm ?? wasmUrl }), download(dir, metaName, started.meta)]);
   const index = SplitSearch.fromMeta(await checkPiece(dir, metaName, meta));
   // name → Promise of the gunzipped bytes: a piece is fetched once, even by concurrent queries;
   // a failed fetch is forgotten, so a later query tries again.

@@ -94,10 +94,10 @@ export interface ResultData {
   /** The page and the passage's anchor (`baseUrl` + `page.html#anchor`), or null for a passage without a URL. */
   url: string | null;
   title: string;
-  /** About the first 240 characters of the passage, cut on a word boundary. */
+  /** About the first 190 characters of the passage, cut on a word boundary. */
   excerpt: string;
   /**
-   * The passage text. From a site's index in pieces, its first 240 characters (cut at a word,
+   * The passage text. From a site's index in pieces, its first 190 characters (cut at a word,
    * then "…"): what a fragment piece holds, so that a result costs few bytes. `hipporag site
    * --fragment-text-chars N` sets the length, 0 for the whole text.
    */

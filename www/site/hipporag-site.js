@@ -46,8 +46,15 @@ export function init({ baseUrl: b, language } = {}) {
       entry = ownLanguage(await res.json(), language ?? globalThis.document?.documentElement?.lang ?? "");
       defaults = entry.search ?? {};
       if (entry.pieces) {
-        const { openPieces } = await import("./hipporag-pieces.js");
-        pieces = await openPieces(new URL(entry.pieces, here), new URL("hipporag_search_bg.wasm", here));
+        const metaUrl = new URL(entry.pieces, here);
+        const wasmUrl = new URL("hipporag_search_bg.wasm", here);
+        // Everything init needs starts now, side by side: the search module's wasm and the meta
+        // piece download while the two JS modules load (the second is the first's import,
+        // which the browser would otherwise find only once the first has arrived).
+        const started = { wasm: fetch(wasmUrl), meta: fetch(metaUrl) };
+        for (const p of Object.values(started)) p.catch(() => {}); // awaited (and reported) by openPieces
+        const [{ openPieces }] = await Promise.all([import("./hipporag-pieces.js"), import("./hipporag_search.js")]);
+        pieces = await openPieces(metaUrl, wasmUrl, started);
       } else {
         await full();
       }
@@ -116,12 +123,15 @@ function full() {
   return fullIndex;
 }
 
-/** A short excerpt: the first ~240 characters of the passage text, on a word boundary. */
+/**
+ * A short excerpt: the first ~190 characters of the passage text, on a word boundary (as long
+ * as Pagefind's default excerpt of 30 words, at the median on Python's docs).
+ */
 function excerpt(text) {
   const t = text.replace(/\s+/g, " ").trim();
-  if (t.length <= 240) return t;
-  const cut = t.lastIndexOf(" ", 240);
-  return t.slice(0, cut > 120 ? cut : 240) + "…";
+  if (t.length <= 190) return t;
+  const cut = t.lastIndexOf(" ", 190);
+  return t.slice(0, cut > 95 ? cut : 190) + "…";
 }
 
 /**
