@@ -11,8 +11,10 @@
 // `init()`/`search()` and `data()` of its top 10 (Pagefind needs a fragment per result for
 // its URL). Per engine and split: hit@1/5/10 and page recall@5/10 (gold = `gold_pages`), the
 // cold first search (a fresh page: init + one query; median and max over the first --cold
-// queries, each on its own fresh page), the warm median query, the bytes of the first search (gzip -9 of every file the page fetched; Pagefind's files and hipporag's pieces
-// are gzipped already), the bytes each later query fetched that earlier ones had not, and the
+// queries, each on its own fresh page, the two engines taking turns after one warm-up page
+// load), the warm median query, the bytes of the first search (gzip -9 of every file the page
+// fetched; Pagefind's files and hipporag's pieces are gzipped already), the bytes each later
+// query fetched that earlier ones had not (on one page, after init and a first query), and the
 // whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -119,41 +121,58 @@ const ENGINES = {
   },
 };
 
-async function run(browser, origin, siteDir, name) {
+/**
+ * A fresh context (empty cache) on the site's index.html: the page, and the paths it requests
+ * after `clear()` (as a set and in order).
+ */
+async function freshPage(browser, origin) {
+  const ctx = await browser.newContext();
+  const fetched = new Set();
+  const log = [];
+  ctx.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    fetched.add(path);
+    log.push(path);
+  });
+  const p = await ctx.newPage();
+  await p.goto(`${origin}/index.html`);
+  fetched.clear();
+  log.length = 0;
+  return { ctx, p, fetched, log };
+}
+
+/** Query `i` as the first search of a fresh page: init + that query, every fetched file counted. */
+async function cold(browser, origin, siteDir, name, i) {
   const engine = ENGINES[name];
-  // Cold: a fresh context (empty cache) per query of the first COLD, init + that query as
-  // the page's first search, every fetched file counted; the last context stays for the warm
-  // runs.
-  let ctx, p, fetched, log;
-  const colds = [];
-  for (let i = 0; i < Math.min(COLD, queries.length); i++) {
-    if (ctx) await ctx.close();
-    ctx = await browser.newContext();
-    const f = new Set();
-    const l = [];
-    ctx.on("request", (r) => {
-      const path = new URL(r.url()).pathname;
-      f.add(path);
-      l.push(path);
-    });
-    [fetched, log] = [f, l];
-    p = await ctx.newPage();
-    await p.goto(`${origin}/index.html`);
-    fetched.clear();
-    const cold = await p.evaluate(
-      async ([init, search, q]) => {
-        const t = performance.now();
-        await eval(`(${init})`)();
-        const r = await eval(`(${search})`)(q);
-        return { ms: performance.now() - t, urls: r.urls };
-      },
-      [engine.init.toString(), engine.search.toString(), queries[i].q],
-    );
-    const bytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
-    colds.push({ ms: cold.ms, bytes, files: fetched.size });
-  }
-  // Warm: every query on that page, with the bytes of the files it fetched that no earlier
-  // query had (what a visitor's later queries cost).
+  const { ctx, p, fetched } = await freshPage(browser, origin);
+  const r = await p.evaluate(
+    async ([init, search, q]) => {
+      const t = performance.now();
+      await eval(`(${init})`)();
+      await eval(`(${search})`)(q);
+      return { ms: performance.now() - t };
+    },
+    [engine.init.toString(), engine.search.toString(), queries[i].q],
+  );
+  await ctx.close();
+  const bytes = [...fetched].reduce((s, f) => s + servedBytes(join(siteDir, decodeURIComponent(f))), 0);
+  return { ms: r.ms, bytes, files: fetched.size };
+}
+
+/**
+ * Every query on one page, after init and a first query (not counted), with the bytes of the
+ * files each fetched that no earlier one had (what a visitor's later queries cost).
+ */
+async function run(browser, origin, siteDir, name, colds) {
+  const engine = ENGINES[name];
+  const { ctx, p, fetched, log } = await freshPage(browser, origin);
+  await p.evaluate(
+    async ([init, search, q]) => {
+      await eval(`(${init})`)();
+      await eval(`(${search})`)(q);
+    },
+    [engine.init.toString(), engine.search.toString(), queries[0].q],
+  );
   const runs = [];
   const seen = new Set(fetched);
   for (const q of queries) {
@@ -202,8 +221,19 @@ const server = await serve(siteDir);
 const browser = await launch();
 const results = [];
 try {
-  for (const name of ["hipporag", "pagefind"]) {
-    results.push(await run(browser, server.origin, siteDir, name));
+  const names = ["hipporag", "pagefind"];
+  // Cold first searches, the engines taking turns (which goes first alternates), after one
+  // page load that is no engine's, so that neither pays for the browser's own start.
+  const warmup = await freshPage(browser, server.origin);
+  await warmup.ctx.close();
+  const colds = { hipporag: [], pagefind: [] };
+  for (let i = 0; i < Math.min(COLD, queries.length); i++) {
+    for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+      colds[name].push(await cold(browser, server.origin, siteDir, name, i));
+    }
+  }
+  for (const name of names) {
+    results.push(await run(browser, server.origin, siteDir, name, colds[name]));
     const r = results.at(-1);
     console.error(`${name}: done (${r.runs.length} queries)`);
   }
