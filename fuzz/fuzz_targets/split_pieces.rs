@@ -6,7 +6,7 @@ use hipporag_wasm::analysis::Language;
 use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::retriever::Mode;
 use hipporag_wasm::split::{
-    FragmentRange, SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag,
+    BytePlanes, FragmentRange, SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag,
 };
 
 fn meta() -> SplitIndex {
@@ -15,7 +15,7 @@ fn meta() -> SplitIndex {
         pages: vec![0, 0, 1, 2],
         bm25_params: Bm25Params::default(),
         language: Language::English,
-        doc_len: vec![3, 5, 2, 7],
+        doc_len: BytePlanes::new(&[3, 5, 2, 7]),
         stopwords: vec!["the".into()],
         statics: Some(StaticMeta {
             model: "fuzz".into(),

@@ -15,9 +15,9 @@ use flate2::write::GzEncoder;
 use hipporag_wasm::index::{IndexData, passage_pages};
 use hipporag_wasm::retriever::Mode;
 use hipporag_wasm::split::{
-    ClusterPiece, FragmentRange, PieceHash, PieceSections, SplitIndex, SplitMeta, StaticMeta,
-    StoredTermPiece, TermPiece, TermRange, encode_piece, parse_piece_name, piece_hash, piece_name,
-    tag,
+    BytePlanes, ClusterPiece, FragmentRange, PieceHash, PieceSections, SplitIndex, SplitMeta,
+    StaticMeta, StoredTermPiece, TermPiece, TermRange, encode_piece, parse_piece_name, piece_hash,
+    piece_name, tag,
 };
 use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
@@ -282,7 +282,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         pages,
         bm25_params: bm25.params,
         language: bm25.language,
-        doc_len: bm25.doc_len.clone(),
+        doc_len: BytePlanes::new(&bm25.doc_len),
         stopwords,
         statics: statics.map(|s| StaticMeta {
             model: s.model.clone(),

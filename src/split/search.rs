@@ -30,8 +30,8 @@ fn sorted(field: &'static str, v: &[String]) -> Result<()> {
     }
 }
 
-/// BM25 data over every passage of `meta` with no posting list yet.
-fn no_postings(meta: &SplitMeta) -> Bm25Data {
+/// BM25 data over every passage of `meta` (lengths `doc_len`) with no posting list yet.
+fn no_postings(meta: &SplitMeta, doc_len: &[u32]) -> Bm25Data {
     Bm25Data {
         params: meta.bm25_params,
         language: meta.language,
@@ -39,7 +39,7 @@ fn no_postings(meta: &SplitMeta) -> Bm25Data {
         ptr: vec![0],
         gaps: Vec::new(),
         tf: Vec::new(),
-        doc_len: meta.doc_len.clone(),
+        doc_len: doc_len.to_vec(),
     }
 }
 
@@ -52,6 +52,8 @@ fn no_postings(meta: &SplitMeta) -> Bm25Data {
 #[derive(Debug, Clone)]
 pub struct SplitIndex {
     meta: SplitMeta,
+    /// The meta piece's passage lengths, decoded.
+    doc_len: Vec<u32>,
     terms: BTreeMap<usize, TermPiece>,
     clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
 }
@@ -68,13 +70,17 @@ impl SplitIndex {
     pub fn from_meta(bytes: &[u8]) -> Result<Self> {
         let meta: SplitMeta = decode_piece(tag::META, "meta", bytes)?;
         let n = meta.passages as usize;
-        if meta.pages.len() != n || meta.doc_len.len() != n {
+        let doc_len = meta
+            .doc_len
+            .decode()
+            .map_err(|m| invalid("meta.doc_len", m))?;
+        if meta.pages.len() != n || doc_len.len() != n {
             return Err(invalid(
                 "meta.pages",
                 format!(
                     "{} pages and {} lengths for {n} passages",
                     meta.pages.len(),
-                    meta.doc_len.len()
+                    doc_len.len()
                 ),
             ));
         }
@@ -90,7 +96,7 @@ impl SplitIndex {
         }
         sorted("meta.stopwords", &meta.stopwords)?;
         // BM25's parameters and the passage lengths, checked as the single file's are.
-        Bm25::from_data(no_postings(&meta), n)?;
+        Bm25::from_data(no_postings(&meta, &doc_len), n)?;
         if meta.terms.first().is_some_and(|t| !t.first.is_empty())
             || meta.terms.windows(2).any(|w| w[0].first >= w[1].first)
         {
@@ -150,6 +156,7 @@ impl SplitIndex {
         }
         Ok(Self {
             meta,
+            doc_len,
             terms: BTreeMap::new(),
             clusters: BTreeMap::new(),
         })
@@ -224,7 +231,7 @@ impl SplitIndex {
             ptr: p.ptr.clone(),
             gaps: p.gaps.clone(),
             tf: p.tf.clone(),
-            ..no_postings(&self.meta)
+            ..no_postings(&self.meta, &self.doc_len)
         };
         Bm25::from_data(postings, self.n())?;
         let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
@@ -369,7 +376,7 @@ impl SplitIndex {
         }
         found.sort_unstable();
         found.dedup();
-        let mut data = no_postings(&self.meta);
+        let mut data = no_postings(&self.meta, &self.doc_len);
         for &(_, i, k) in &found {
             let p = &self.terms[&i];
             let (a, b) = (p.ptr[k] as usize, p.ptr[k + 1] as usize);
