@@ -31,7 +31,7 @@ const OUT = opt("--out", join(root, "out", "bench", "docs.json"));
 const SPLIT = opt("--split", "all");
 const LIMIT = Number(opt("--limit", "0"));
 // First searches measured, each on a fresh page with its own query (the first COLD queries).
-const COLD = Number(opt("--cold", "9"));
+const COLD = Number(opt("--cold", "15"));
 const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const DATA = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
 const EXCLUDED = [/^genindex.*\.html$/, /^contents\.html$/, /^py-modindex\.html$/];
