@@ -190,14 +190,12 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
 
     let mut pieces = Vec::new();
     let mut terms = Vec::new();
-    for (first, p) in &term_pieces {
-        debug_assert_eq!(
-            p.sections().concat(),
-            encode_piece(tag::TERM, &StoredTermPiece::from(p.clone()))
-        );
-        let piece = gzip_sections(&p.sections());
+    for (first, p) in term_pieces {
+        let stored = StoredTermPiece::from(p);
+        debug_assert_eq!(stored.sections().concat(), encode_piece(tag::TERM, &stored));
+        let piece = gzip_sections(&stored.sections());
         terms.push(TermRange {
-            first: first.clone(),
+            first,
             hash: hash_of(&piece),
         });
         pieces.push(piece);

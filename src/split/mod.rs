@@ -414,20 +414,19 @@ fn header(tag: &[u8; 4]) -> Vec<u8> {
     encode_piece(tag, &())
 }
 
-impl PieceSections for TermPiece {
+impl PieceSections for StoredTermPiece {
     fn sections(&self) -> Vec<Vec<u8>> {
-        let p = StoredTermPiece::from(self.clone());
         vec![
             header(tag::TERM),
-            section(&p.terms.shared),
-            section(&p.terms.suffixes),
-            section(&p.lengths),
-            section(&p.gaps),
-            section(&p.tf),
-            section(&p.words.shared),
-            section(&p.words.suffixes),
-            section(&p.df),
-            section(&p.signs),
+            section(&self.terms.shared),
+            section(&self.terms.suffixes),
+            section(&self.lengths),
+            section(&self.gaps),
+            section(&self.tf),
+            section(&self.words.shared),
+            section(&self.words.suffixes),
+            section(&self.df),
+            section(&self.signs),
         ]
     }
 }
@@ -505,11 +504,9 @@ mod tests {
             df: vec![2],
             signs: vec![0xa5; 48],
         };
-        assert_eq!(t.sections().len(), 10);
-        assert_eq!(
-            t.sections().concat(),
-            encode_piece(tag::TERM, &StoredTermPiece::from(t.clone()))
-        );
+        let stored = StoredTermPiece::from(t);
+        assert_eq!(stored.sections().len(), 10);
+        assert_eq!(stored.sections().concat(), encode_piece(tag::TERM, &stored));
         let m = SplitMeta {
             passages: 2,
             pages: vec![0, 0],
