@@ -131,6 +131,66 @@ fn invalid(message: String) -> Error {
     .into()
 }
 
+/// Checks posting lists laid out as [`Bm25Data`]'s (`terms`, `ptr`, `gaps`, `tf`) for an index
+/// of `passages` passages, and pushes each posting's passage id, list by list, onto `ids` when
+/// given. The
+/// single file's BM25 section ([`Bm25::from_data`]) and a term piece of the index in pieces
+/// are checked by it alike.
+///
+/// # Errors
+/// [`FormatProblem::Invalid`] (field `bm25`) naming the broken invariant: unsorted or repeated
+/// terms, posting bounds that do not fit, a passage id out of range or not ascending, or a zero
+/// term frequency.
+pub(crate) fn check_postings(
+    terms: &[String],
+    ptr: &[u32],
+    gaps: &[u32],
+    tf: &[u32],
+    passages: usize,
+    mut ids: Option<&mut Vec<u32>>,
+) -> Result<()> {
+    if let Some(i) = terms.windows(2).position(|w| w[0] >= w[1]) {
+        return Err(invalid(format!(
+            "terms are not sorted and distinct at {}",
+            i + 1
+        )));
+    }
+    if ptr.len() != terms.len() + 1
+        || ptr.first() != Some(&0)
+        || ptr.windows(2).any(|w| w[0] > w[1])
+        || *ptr.last().unwrap_or(&0) as usize != gaps.len()
+        || gaps.len() != tf.len()
+    {
+        return Err(invalid(format!(
+            "posting bounds: {} for {} terms, {} postings, {} frequencies",
+            ptr.len(),
+            terms.len(),
+            gaps.len(),
+            tf.len()
+        )));
+    }
+    for (t, w) in ptr.windows(2).enumerate() {
+        let mut prev: u64 = 0;
+        for (k, &g) in gaps[w[0] as usize..w[1] as usize].iter().enumerate() {
+            let p = prev + u64::from(g);
+            if (k > 0 && g == 0) || p >= passages as u64 {
+                return Err(invalid(format!(
+                    "term \"{}\": posting {k} is passage {p}, not ascending below {passages}",
+                    terms[t]
+                )));
+            }
+            if let Some(ids) = ids.as_deref_mut() {
+                ids.push(p as u32);
+            }
+            prev = p;
+        }
+    }
+    if let Some(k) = tf.iter().position(|&f| f == 0) {
+        return Err(invalid(format!("posting {k} has term frequency 0")));
+    }
+    Ok(())
+}
+
 impl Bm25 {
     /// Validates stored data for an index of `passages` passages and derives the IDFs.
     ///
@@ -153,44 +213,8 @@ impl Bm25 {
                 d.doc_len.len()
             )));
         }
-        if let Some(i) = d.terms.windows(2).position(|w| w[0] >= w[1]) {
-            return Err(invalid(format!(
-                "terms are not sorted and distinct at {}",
-                i + 1
-            )));
-        }
-        if d.ptr.len() != d.terms.len() + 1
-            || d.ptr.first() != Some(&0)
-            || d.ptr.windows(2).any(|w| w[0] > w[1])
-            || *d.ptr.last().unwrap_or(&0) as usize != d.gaps.len()
-            || d.gaps.len() != d.tf.len()
-        {
-            return Err(invalid(format!(
-                "posting bounds: {} for {} terms, {} postings, {} frequencies",
-                d.ptr.len(),
-                d.terms.len(),
-                d.gaps.len(),
-                d.tf.len()
-            )));
-        }
         let mut ids = Vec::with_capacity(d.gaps.len());
-        for (t, w) in d.ptr.windows(2).enumerate() {
-            let mut prev: u64 = 0;
-            for (k, &g) in d.gaps[w[0] as usize..w[1] as usize].iter().enumerate() {
-                let p = prev + u64::from(g);
-                if (k > 0 && g == 0) || p >= passages as u64 {
-                    return Err(invalid(format!(
-                        "term \"{}\": posting {k} is passage {p}, not ascending below {passages}",
-                        d.terms[t]
-                    )));
-                }
-                ids.push(p as u32);
-                prev = p;
-            }
-        }
-        if let Some(k) = d.tf.iter().position(|&f| f == 0) {
-            return Err(invalid(format!("posting {k} has term frequency 0")));
-        }
+        check_postings(&d.terms, &d.ptr, &d.gaps, &d.tf, passages, Some(&mut ids))?;
         let n = passages as f64;
         let idf = d
             .ptr

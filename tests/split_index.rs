@@ -272,3 +272,54 @@ fn damaged_piece_bytes_are_errors_never_panics() {
         "{errors} errors, {accepted} accepted"
     );
 }
+
+/// A term piece whose posting list is broken (a passage past the last, a repeated passage, a
+/// zero term frequency) is refused with an error naming what is wrong and the piece, as the
+/// single file's BM25 section would be: these stay inside a piece's gzip, where the hash only
+/// says the bytes are the ones the indexer wrote.
+#[test]
+fn a_term_piece_with_broken_postings_is_refused() {
+    use hipporag_wasm::split::{StoredTermPiece, decode_piece, encode_piece, tag};
+    use std::io::Read;
+    let data_ = musique();
+    let files = split_index(&data_, &OPTS).unwrap();
+    let gunzip = |b: &[u8]| {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(b)
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    let good = hipporag_wasm::split::SplitIndex::from_meta(&gunzip(&files.meta.bytes)).unwrap();
+    let stored: StoredTermPiece =
+        decode_piece(tag::TERM, "term piece", &gunzip(&files.pieces[0].bytes)).unwrap();
+    let n = data_.passages.len() as u32;
+    let long = stored.lengths.iter().position(|&l| l >= 2).unwrap();
+    let first: usize = stored.lengths[..long].iter().map(|&l| l as usize).sum();
+    // (what breaks, the error's words): past the last passage, a repeat, a zero frequency.
+    for (k, want) in [
+        (0, "not ascending below"),
+        (1, "not ascending below"),
+        (2, "term frequency 0"),
+    ] {
+        let mut p = stored.clone();
+        match k {
+            0 => p.gaps[first] = n,
+            1 => p.gaps[first + 1] = 0,
+            _ => p.tf[first] = 0,
+        }
+        let mut split = good.clone();
+        let e = split
+            .add_term_piece(0, &encode_piece(tag::TERM, &p))
+            .unwrap_err();
+        assert_eq!(e.kind(), "format.invalid", "{e}");
+        let shown = e.to_string();
+        assert!(shown.contains(want), "{shown}");
+        let name = hipporag_wasm::split::piece_name(good.term_piece_hash(0).unwrap());
+        assert!(shown.contains(&name), "{shown}");
+    }
+    // Unbroken, the same bytes are accepted.
+    good.clone()
+        .add_term_piece(0, &encode_piece(tag::TERM, &stored))
+        .unwrap();
+}

@@ -8,7 +8,7 @@ use super::{
     ClusterPiece, PieceHash, SplitMeta, StoredTermPiece, TermPiece, decode_piece, piece_name, tag,
 };
 use crate::analysis::terms;
-use crate::bm25::{Bm25, Bm25Data};
+use crate::bm25::{Bm25, Bm25Data, check_postings};
 use crate::error::FormatProblem;
 use crate::retriever::{Mode, RRF_DEPTH, RRF_K};
 use crate::scores::{page_rrf, top_k};
@@ -225,15 +225,8 @@ impl SplitIndex {
                 format!("key \"{k}\" outside the piece's range from \"{lo}\", or a stopword"),
             ));
         }
-        // The posting lists are checked as the single file's are.
-        let postings = Bm25Data {
-            terms: p.terms.clone(),
-            ptr: p.ptr.clone(),
-            gaps: p.gaps.clone(),
-            tf: p.tf.clone(),
-            ..no_postings(&self.meta, &self.doc_len)
-        };
-        Bm25::from_data(postings, self.n())?;
+        // The posting lists are checked as the single file's are, in place.
+        check_postings(&p.terms, &p.ptr, &p.gaps, &p.tf, self.n(), None)?;
         let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
         if p.df.len() != p.words.len() || p.signs.len() != p.words.len() * dim / 8 {
             return Err(invalid(
