@@ -118,6 +118,17 @@ build_wasm() {
     wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
       pkg/indexer/hipporag_indexer_wasm_bg.wasm -o pkg/indexer/hipporag_indexer_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised indexer module"
   fi
+  # The same with jieba, for Chinese files (pkg/indexer-zh/: the page loads it instead when the
+  # files are Chinese). jieba-rs's dictionary is zstd-compressed by zstd's C library: clang and
+  # llvm-ar build it for wasm32.
+  wasm_cc
+  CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
+    cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release --features jieba
+  wasm-bindgen --target web --out-dir pkg/indexer-zh target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
+  if command -v wasm-opt >/dev/null; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
+      pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -o pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised Chinese indexer module"
+  fi
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
   cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
@@ -139,7 +150,7 @@ build_wasm() {
   "type": "module",
   "main": "hipporag.js",
   "types": "hipporag.d.ts",
-  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_search.js", "hipporag_search.d.ts", "hipporag_search_bg.wasm", "hipporag_search_bg.wasm.d.ts", "indexer/", "minilm/"],
+  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_search.js", "hipporag_search.d.ts", "hipporag_search_bg.wasm", "hipporag_search_bg.wasm.d.ts", "indexer/", "indexer-zh/", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
@@ -147,6 +158,7 @@ JSON
   echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/hipporag_search_bg.wasm: $(wc -c < pkg/hipporag_search_bg.wasm) bytes ($(gzip -9c pkg/hipporag_search_bg.wasm | wc -c) gzipped)"
   echo "pkg/indexer/: $(wc -c < pkg/indexer/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
+  echo "pkg/indexer-zh/: $(wc -c < pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/minilm/: $(wc -c < pkg/minilm/hipporag_minilm_bg.wasm) bytes of wasm ($(gzip -9c pkg/minilm/hipporag_minilm_bg.wasm | wc -c) gzipped)"
 }
 
@@ -290,6 +302,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# clang and llvm-ar, which build zstd's C library (jieba-rs's compressed dictionary) for wasm32
+# in pkg/indexer-zh/ (Debian's clang has the WebAssembly backend).
+wasm_cc() {
+  command -v clang >/dev/null || apt_install clang
+  command -v llvm-ar >/dev/null || apt_install llvm
+}
+
 test_deps() {
   command -v node >/dev/null || apt_install nodejs
   command -v npm >/dev/null || apt_install npm
@@ -318,6 +337,9 @@ run_tests() {
   cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-search --lib --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+  wasm_cc
+  CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
+    cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --features jieba -- -D warnings
   wasm_test
   build_wasm
   build_native  # after pkg/: the binary embeds it (cli/build.rs)

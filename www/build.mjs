@@ -53,6 +53,11 @@ mkdirSync(join(out, "indexer"), { recursive: true });
 // pdf.js's parser worker (www/src/pdf.js points pdf.js at it).
 copyFileSync(join(root, "node_modules", "pdfjs-dist", "build", "pdf.worker.min.mjs"), join(out, "pdf.worker.min.mjs"));
 copyFileSync(indexerWasm, join(out, "indexer", "hipporag_indexer_wasm_bg.wasm"));
+// The same module with jieba (pkg/indexer-zh/), fetched instead when the user's files are Chinese.
+const indexerZhWasm = join(root, "pkg", "indexer-zh", "hipporag_indexer_wasm_bg.wasm");
+if (!existsSync(indexerZhWasm)) throw new Error(`${indexerZhWasm} is missing: run ./build.sh build first`);
+mkdirSync(join(out, "indexer-zh"), { recursive: true });
+copyFileSync(indexerZhWasm, join(out, "indexer-zh", "hipporag_indexer_wasm_bg.wasm"));
 // The all-MiniLM-L6-v2 encoder (its wasm module and model files), for corpora indexed with it.
 const minilmWasm = join(root, "pkg", "minilm", "hipporag_minilm_bg.wasm");
 const modelDir = process.env.HIPPORAG_MODEL_DIR ?? join(process.env.HOME ?? "", ".cache", "hipporag-wasm", "all-MiniLM-L6-v2");

@@ -2,11 +2,17 @@
 //! it only when the user indexes their own files; it runs [`hipporag_indexer::pipeline`], the
 //! function `hipporag index --corpus C` (no OpenIE file, the lexical encoder) runs, so the
 //! bytes it returns equal the binary's for the same passages and options
-//! (`tests/js/indexer.test.mjs` checks it on musique_train).
+//! (`tests/js/indexer.test.mjs` checks it on musique_train, `tests/js/indexer_zh.test.mjs` on
+//! Chinese text with the `jieba` feature).
+//!
+//! It is built twice (`./build.sh build`): `pkg/indexer/` without jieba, where Chinese text
+//! gives only its Latin-script phrases, and `pkg/indexer-zh/` with the `jieba` feature
+//! (jieba's dictionary and part-of-speech model, zhconv's tables: about ten times the bytes),
+//! which the page loads instead when the files are Chinese ([`segments_chinese`] tells them
+//! apart). BM25 and the query side are the same in both.
 //!
 //! What is not here: threads (the build runs on the caller's thread — a Web Worker's, so the
-//! page stays responsive), jieba (Chinese text gives only its Latin-script phrases; BM25 and
-//! the query side are unchanged), LLM OpenIE and the MiniLM encoder.
+//! page stays responsive), LLM OpenIE and the MiniLM encoder.
 
 use serde::Deserialize;
 
@@ -16,6 +22,13 @@ use hipporag_indexer::progress::Progress;
 use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::HashedNgramEncoder;
 use hipporag_wasm::index::Passage;
+
+/// Whether this build segments Chinese with jieba (the `jieba` feature): `true` for
+/// `pkg/indexer-zh/`, whose Chinese phrases are the native `hipporag index`'s; `false` for
+/// `pkg/indexer/`, which finds only the Latin-script phrases of Chinese text.
+pub fn segments_chinese() -> bool {
+    cfg!(feature = "jieba")
+}
 
 /// `buildIndex`'s options (all optional; the defaults are `hipporag index`'s).
 #[derive(Debug, Clone, Deserialize)]
@@ -146,7 +159,7 @@ mod bindings {
 
     use super::{
         IndexOptions, Language, OpenIeDoc, Passage, build_index, build_index_from_openie,
-        detect_language, extract_openie,
+        detect_language, extract_openie, segments_chinese,
     };
 
     /// [`IndexOptions`]' fields as JS names them.
@@ -277,6 +290,13 @@ mod bindings {
         let ps = read_passages(&passages)?;
         let opts = read_options(options)?;
         build_index(ps, &opts, &progress_of(progress)).map_err(indexer_error)
+    }
+
+    /// `segmentsChinese()`: whether this module segments Chinese with jieba (`pkg/indexer-zh/`)
+    /// or finds only the Latin-script phrases of Chinese text (`pkg/indexer/`).
+    #[wasm_bindgen(js_name = segmentsChinese)]
+    pub fn segments_chinese_js() -> bool {
+        segments_chinese()
     }
 
     /// `detectLanguage(passages)`: `"en"`, `"ru"` or `"zh"`, the language `buildIndex` picks

@@ -371,7 +371,9 @@ for (const [id, lang] of [
 test("Your documents: musique_train's corpus indexed in the tab ranks as the native index of the same corpus (recall@5 of all 100 questions), and nothing is sent anywhere", async () => {
   const { page, context, errors } = await open("/?corpus=musique_train");
   const foreign = [];
+  const fetched = [];
   page.on("request", (r) => {
+    fetched.push(new URL(r.url()).pathname);
     if (!r.url().startsWith(env.server.origin) && !r.url().startsWith("data:")) foreign.push(r.url());
   });
   await page.selectOption("#corpus", "documents");
@@ -387,6 +389,9 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   assert.match(await page.locator("#file-errors").innerText(), /broken\.txt: not UTF-8 text/);
   assert.match(await page.locator("#load-summary").innerText(), /1,890 passages/);
   const buildMs = Number(await page.locator("#load").getAttribute("data-build-ms"));
+  // English files need only the indexer without jieba's dictionary.
+  assert.ok(fetched.includes("/indexer/hipporag_indexer_wasm_bg.wasm"), fetched.join(" "));
+  assert.ok(!fetched.some((f) => f.startsWith("/indexer-zh/")), fetched.join(" "));
 
   // The native index of the same corpus, with the same options (rules, lexical encoder, facts).
   const nativePath = join(outDir, "documents_native.hipporag");
@@ -439,6 +444,36 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   await page.waitForSelector("body[data-state=documents]", { timeout: 60000 });
   assert.equal(await page.locator("#file-list li").count(), 0, "nothing saved after forgetting");
   assert.deepEqual(foreign, [], "requests to other origins");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Your documents: Chinese files are indexed with jieba in the tab (its module fetched for them only) and rank as the native index", async () => {
+  const { page, context, errors } = await open("/?corpus=musique_train");
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.selectOption("#corpus", "documents");
+  await page.waitForSelector("body[data-state=documents]");
+  const corpusPath = join(data, "multilingual", "xquad_zh_corpus.json");
+  await page.setInputFiles("#files", [{ name: "xquad_zh_corpus.json", mimeType: "application/json", buffer: readFileSync(corpusPath) }]);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
+  assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText());
+  assert.match(await page.locator("#load-summary").innerText(), /240 passages/);
+  assert.ok(fetched.includes("/indexer-zh/hipporag_indexer_wasm_bg.wasm"), fetched.join(" "));
+  // The native index of the same corpus (jieba's phrases): the same top 5, from seeds.
+  const nativePath = join(outDir, "documents_zh_native.hipporag");
+  execFileSync(join(root, "target", "release", "hipporag"), ["index", "--corpus", corpusPath, "--out", nativePath, "--fact-vectors"], {
+    env: { ...process.env, RUST_LOG: "warn" },
+  });
+  const qs = JSON.parse(readFileSync(join(data, "multilingual", "xquad_zh.json"), "utf8"));
+  for (const q of qs.slice(0, 5)) {
+    const { ids } = await ask(page, q.question, { type: true });
+    assert.deepEqual(ids, nativeTop5(nativePath, q.question), `${q.question}: browser top 5 = native top 5`);
+    assert.ok((await page.locator("#x-seeds tbody tr").count()) >= 1, `${q.question}: no seed`);
+  }
+  await page.screenshot({ path: join(outDir, "documents_zh.png"), fullPage: true });
+  await page.locator("#forget").click();
+  await page.waitForSelector("body[data-state=documents]");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -76,7 +76,7 @@ const DOCUMENTS = {
   id: "documents",
   name: "Your documents",
   description:
-    "Your own files, indexed here in the page by the in-browser indexer (the rule extractor and the lexical encoder, the same bytes as `hipporag index`). They are never uploaded: the page may fetch only its own static files.",
+    "Your own files, indexed here in the page by the in-browser indexer (the rule extractor and the lexical encoder, the same bytes as `hipporag index`; Chinese files load the indexer with jieba's dictionary: 4.7 MB, 3.7 MB gzipped). They are never uploaded: the page may fetch only its own static files.",
   examples: [],
 };
 

@@ -1,7 +1,7 @@
 // storage.js — "Your documents" kept in this browser's origin-private file system (OPFS), so a
 // reload opens the index without indexing again. One directory, `hipporag-documents/`:
 //
-//   files.json       {version, files: [{name, passages: [{title, text, url?}], openie?: {language, docs}}]}
+//   files.json       {version, files: [{name, passages: [{title, text, url?}], openie?: {language, docs, segmented?}}]}
 //   index.hipporag   the index built from them (the in-browser indexer's bytes)
 //
 // Written by the worker after each build (files.json last, so a half-written save is never
@@ -9,7 +9,8 @@
 
 const DIR = "hipporag-documents";
 // 2 adds each file's OpenIE documents (`openie`); a version-1 save is still read, and its files
-// are extracted again at the next build.
+// are extracted again at the next build. `segmented` marks Chinese documents of the indexer with
+// jieba (pkg/indexer-zh/); Chinese documents without it are extracted again.
 const VERSION = 2;
 const READABLE = new Set([1, 2]);
 

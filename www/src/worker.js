@@ -57,18 +57,27 @@ async function load({ url }) {
   }
 }
 
-let indexer = null; // the in-browser indexer's module, loaded on the first build
-async function ensureIndexer() {
-  if (indexer) return indexer;
+/**
+ * The in-browser indexer's modules, each loaded on the first build that needs it: `indexer/`
+ * (pkg/indexer/) for every language, and `indexer-zh/` (pkg/indexer-zh/: the same indexer with
+ * jieba's dictionary, about ten times the bytes) for Chinese files, so their phrases are the
+ * native `hipporag index`'s rather than only their Latin-script words.
+ */
+const indexers = new Map();
+async function ensureIndexer(dir = "indexer") {
+  if (indexers.has(dir)) return indexers.get(dir);
   let bytes;
   try {
-    ({ bytes } = await download("indexer/hipporag_indexer_wasm_bg.wasm", "indexer"));
+    ({ bytes } = await download(`${dir}/hipporag_indexer_wasm_bg.wasm`, "indexer"));
   } catch (e) {
     throw Object.assign(new Error(`the indexer's WebAssembly module could not be downloaded: ${e.message}`), { kind: "asset" });
   }
-  const m = await import("../../pkg/indexer/hipporag_indexer_wasm.js");
+  const m =
+    dir === "indexer-zh"
+      ? await import("../../pkg/indexer-zh/hipporag_indexer_wasm.js")
+      : await import("../../pkg/indexer/hipporag_indexer_wasm.js");
   await m.default({ module_or_path: bytes });
-  indexer = m;
+  indexers.set(dir, m);
   return m;
 }
 
@@ -96,16 +105,25 @@ async function buildIndex({ files = [], add = false, remove = null }) {
     all = all.filter((f) => !names.has(f.name) && f.name !== remove).concat(files);
     if (all.length === 0) return forget();
     const w = await ensureWasm();
-    const m = await ensureIndexer();
+    const passages = all.flatMap((f) => f.passages);
+    const language = (await ensureIndexer()).detectLanguage(passages);
+    // Chinese files: the module with jieba (its download is this build's "indexer" progress).
+    const m = await ensureIndexer(language === "zh" ? "indexer-zh" : "indexer");
     stage = "index";
     if (rag) {
       rag.retriever.free();
       rag = null;
     }
     const t = performance.now();
-    const passages = all.flatMap((f) => f.passages);
-    const language = m.detectLanguage(passages);
-    const stale = all.filter((f) => f.openie?.language !== language || f.openie.docs.length !== f.passages.length);
+    // A file's documents are extracted again when the index's language changed, or when they
+    // are Chinese documents from a module without jieba (saved before it was used for them).
+    const segmented = m.segmentsChinese();
+    const stale = all.filter(
+      (f) =>
+        f.openie?.language !== language ||
+        f.openie.docs.length !== f.passages.length ||
+        (language === "zh" && f.openie.segmented !== segmented),
+    );
     const toExtract = stale.reduce((n, f) => n + f.passages.length, 0);
     let extracted = 0;
     for (const f of stale) {
@@ -113,7 +131,7 @@ async function buildIndex({ files = [], add = false, remove = null }) {
       const docs = m.extractOpenie(f.passages, language, (step, loaded) =>
         post({ type: MSG.PROGRESS, stage: "build", step, loaded: extracted + loaded, total: toExtract }),
       );
-      f.openie = { language, docs };
+      f.openie = { language, docs, segmented };
       extracted += f.passages.length;
     }
     const docs = all.flatMap((f) => f.openie.docs);
