@@ -236,14 +236,20 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         (None, Some(f)) => format!("{f} ({} bytes)", r.index_bytes),
         (None, None) => String::new(),
     };
+    let graph = if r.index_file.is_some() {
+        format!(
+            "{} phrases; OpenIE reused for {} passages",
+            r.phrases, r.openie_cached
+        )
+    } else {
+        "no phrase graph (the index in pieces needs none; --full-index adds it)".to_string()
+    };
     log::info!(
-        "{}: {} pages, {} passages, {} phrases, {} words with static embeddings; OpenIE reused for {} passages, {} embeddings reused, {} encoded; {}; {:.2} s",
+        "{}: {} pages, {} passages, {graph}, {} words with static embeddings; {} embeddings reused, {} encoded; {}; {:.2} s",
         a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),
         r.pages,
         r.passages,
-        r.phrases,
         r.static_words,
-        r.openie_cached,
         r.vectors_cached,
         r.vectors_encoded,
         written,

@@ -248,3 +248,57 @@ fn each_html_lang_gets_its_own_index() {
     assert!(search(&mut ru, "граф")[0].1 > 0.0);
     assert!(none(search(&mut en, "граф")));
 }
+
+/// The default (lean) site is the index in pieces alone, which holds no phrase graph: it runs
+/// no OpenIE and builds no phrase node or synonymy edge, and its pieces are the ones a build
+/// with the single file writes, byte for byte.
+#[test]
+fn a_lean_site_builds_no_graph_and_writes_the_full_builds_pieces() {
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let words = HashedNgramEncoder::new(64);
+    let pieces = |dir: &Path| -> BTreeMap<String, Vec<u8>> {
+        output(dir)
+            .into_iter()
+            .filter(|(f, _)| f.starts_with("index/"))
+            .collect()
+    };
+    let full = tempfile::tempdir().unwrap();
+    write_site(full.path());
+    let f = build_site(full.path(), &enc, Some(&words), &opts(pkg.path()), &()).unwrap();
+    assert!(f.phrases > 0 && f.index_file.is_some(), "{f:?}");
+
+    let lean = tempfile::tempdir().unwrap();
+    write_site(lean.path());
+    let lean_opts = SiteOptions {
+        full_index: false,
+        ..opts(pkg.path())
+    };
+    let l = build_site(lean.path(), &enc, Some(&words), &lean_opts, &()).unwrap();
+    assert_eq!(
+        (l.phrases, l.openie_cached, l.index_file.clone()),
+        (0, 0, None)
+    );
+    assert_eq!((l.pages, l.passages), (f.pages, f.passages));
+    assert!(
+        !lean
+            .path()
+            .join(hipporag_indexer::site::CACHE_DIR)
+            .join("openie.jsonl")
+            .exists(),
+        "no OpenIE ran"
+    );
+    assert_eq!(l.pieces_meta, f.pieces_meta);
+    let lean_pieces = pieces(lean.path());
+    assert!(lean_pieces.len() > 3, "{:?}", lean_pieces.keys());
+    assert_eq!(lean_pieces, pieces(full.path()));
+    // Only the full build ships the single file and the retriever's module.
+    let files = output(lean.path());
+    assert!(
+        !files.keys().any(|k| k.ends_with(".hipporag")),
+        "{:?}",
+        files.keys()
+    );
+    assert!(!files.contains_key("hipporag_wasm_bg.wasm"));
+}

@@ -4,7 +4,8 @@
 //! ```text
 //!  DIR/**/*.html, *.md ──► html (main content → sections at headings, url#anchor, heading path)
 //!        ──► passages (≤ MAX_PASSAGE_CHARS each) ──► rule OpenIE (cached per passage)
-//!        ──► graph::GraphBuilder (encoder cached per text)
+//!        ──► graph::GraphBuilder (encoder cached per text; OpenIE and the phrase graph only
+//!            when the single file is written: the index in pieces holds none)
 //!        ──► static word embeddings (MiniLM per word, cached) ──► DIR/_hipporag/ (atomically)
 //! ```
 //!
@@ -132,9 +133,9 @@ pub struct SiteReport {
     pub pages: usize,
     /// Passages indexed.
     pub passages: usize,
-    /// Phrase nodes.
+    /// Phrase nodes (0 when only the index in pieces is written: it holds no phrase graph).
     pub phrases: u32,
-    /// Passages whose OpenIE output came from the cache.
+    /// Passages whose OpenIE output came from the cache (0 when no OpenIE ran).
     pub openie_cached: usize,
     /// Texts whose embedding came from the cache (phrases, passages, facts).
     pub vectors_cached: usize,
@@ -364,8 +365,18 @@ pub fn build_site(
     let cache_dir = dir.join(CACHE_DIR);
     std::fs::create_dir_all(&cache_dir).map_err(|e| Error::io(&cache_dir, e))?;
 
-    let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
-    report.openie_cached = reused;
+    // A lean site's pages rank by BM25 and the static word embeddings alone ([`SITE_DAMPING`],
+    // [`SITE_PHRASE_WEIGHT`]), and its index in pieces holds no phrase graph: OpenIE, phrase
+    // nodes and synonymy edges are built only for the single file, which the pages' other
+    // modes read.
+    let graph = needs_graph(opts);
+    let docs = if graph {
+        let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
+        report.openie_cached = reused;
+        Some(docs)
+    } else {
+        None
+    };
 
     // One index per language, as Pagefind keeps one per `<html lang>`: the language with the
     // most passages first (its index is the entry's default).
@@ -386,13 +397,25 @@ pub fn build_site(
     let mut header = None;
     for (k, (language, ids)) in groups.iter().enumerate() {
         let passages: Vec<Passage> = ids.iter().map(|&i| site[i].passage.clone()).collect();
-        let group_docs: Vec<_> = ids.iter().map(|&i| docs[i].clone()).collect();
+        let builder = match &docs {
+            Some(docs) => {
+                let group_docs: Vec<_> = ids.iter().map(|&i| docs[i].clone()).collect();
+                GraphBuilder::from_openie(passages, &group_docs)?
+            }
+            // The passages without triples: no phrase node, edge or fact.
+            None => {
+                let mut b = GraphBuilder::new();
+                for p in passages {
+                    b.add_passage(p, &[]);
+                }
+                b
+            }
+        };
         let build_opts = BuildOptions {
             language: *language,
             ..opts.build.clone()
         };
-        let (mut data, build) = GraphBuilder::from_openie(passages, &group_docs)
-            .and_then(|g| g.build(&vectors, &build_opts, progress))?;
+        let (mut data, build) = builder.build(&vectors, &build_opts, progress)?;
         report.phrases += build.counts.phrases;
         // Static word embeddings come from an English sentence encoder (all-MiniLM-L6-v2) and
         // words cut at spaces: English pages only.
@@ -432,6 +455,13 @@ pub fn build_site(
     Ok(report)
 }
 
+/// Whether the output holds the single file, whose `hipporag1`, `hipporag2` and explanations
+/// read the phrase graph: with `full_index`, and for a semantic-tier site. The index in pieces
+/// needs only the passages, BM25 and the static word embeddings ([`crate::split::split_index`]).
+fn needs_graph(opts: &SiteOptions) -> bool {
+    opts.full_index || opts.query_encoder.is_some()
+}
+
 /// What one language's index added to the output.
 struct LanguageFiles {
     /// Its meta piece (`index/{hash}.bin`), when the pieces were written.
@@ -462,7 +492,7 @@ fn language_files(
         piece_counts: [0; 3],
         pieces_bytes: 0,
     };
-    if opts.full_index || opts.query_encoder.is_some() {
+    if needs_graph(opts) {
         let name = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
         out.index = Some(name.clone());
         files.push((name, bytes));
