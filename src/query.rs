@@ -17,10 +17,11 @@
 //!    linking then maps to the nearest node by embedding.
 //!
 //! The result is the union in order of first appearance, without duplicates (compared
-//! normalised). When it is empty the retriever falls back to dense retrieval (see
+//! normalised, and in Russian by their inflection key: a name the second step finds in another
+//! case than the node the first step matched is the same entity). When it is empty the retriever falls back to dense retrieval (see
 //! [`crate::retriever`]).
 
-use crate::analysis::{Language, is_cjk};
+use crate::analysis::{Language, is_cjk, phrase_stem_key};
 use crate::index::Index;
 use crate::names::{NameStyle, is_capitalised, name_end};
 use crate::normalize::normalize_phrase;
@@ -208,8 +209,11 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
     let stop = |t: &str| is_stopword(t) || stored.binary_search_by(|w| w.as_str().cmp(t)).is_ok();
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
+    // Entities are told apart by their normalised text, and in Russian by their inflection key
+    // ([`phrase_stem_key`]): "Атлантику" (a name) is "атлантике" (a node) in another case.
     let mut push = |entity: String, out: &mut Vec<String>| {
-        let key = normalize_phrase(&entity);
+        let norm = normalize_phrase(&entity);
+        let key = phrase_stem_key(&norm, language).unwrap_or(norm);
         if !key.is_empty() && !seen.contains(&key) {
             seen.push(key);
             out.push(entity);
