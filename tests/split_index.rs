@@ -201,6 +201,16 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
     assert!(e.to_string().contains("not a piece name"), "{e}");
 }
 
+/// A piece's stored bytes (a gzip member) decompressed, as the page's `DecompressionStream` does.
+fn gunzip(b: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(b)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
 /// Seeded damage to real pieces (bytes flipped, cut, inserted, after decompression, where no
 /// hash stands guard): every decoder returns an error or a piece it can search with, and
 /// never panics. (`fuzz/` runs the same decoders under libFuzzer; this keeps a fixed sample
@@ -208,14 +218,6 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
 #[test]
 fn damaged_piece_bytes_are_errors_never_panics() {
     use rand::{Rng, SeedableRng};
-    use std::io::Read;
-    let gunzip = |b: &[u8]| {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(b)
-            .read_to_end(&mut out)
-            .unwrap();
-        out
-    };
     let data_ = musique();
     let files = split_index(&data_, &OPTS).unwrap();
     let meta = gunzip(&files.meta.bytes);
@@ -280,16 +282,8 @@ fn damaged_piece_bytes_are_errors_never_panics() {
 #[test]
 fn a_term_piece_with_broken_postings_is_refused() {
     use hipporag_wasm::split::{StoredTermPiece, decode_piece, encode_piece, tag};
-    use std::io::Read;
     let data_ = musique();
     let files = split_index(&data_, &OPTS).unwrap();
-    let gunzip = |b: &[u8]| {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(b)
-            .read_to_end(&mut out)
-            .unwrap();
-        out
-    };
     let good = hipporag_wasm::split::SplitIndex::from_meta(&gunzip(&files.meta.bytes)).unwrap();
     let stored: StoredTermPiece =
         decode_piece(tag::TERM, "term piece", &gunzip(&files.pieces[0].bytes)).unwrap();
