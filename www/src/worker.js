@@ -105,10 +105,13 @@ async function buildIndex({ files = [], add = false, remove = null }) {
     all = all.filter((f) => !names.has(f.name) && f.name !== remove).concat(files);
     if (all.length === 0) return forget();
     const w = await ensureWasm();
+    const plain = await ensureIndexer();
     const passages = all.flatMap((f) => f.passages);
-    const language = (await ensureIndexer()).detectLanguage(passages);
+    stage = "index";
+    const language = plain.detectLanguage(passages);
     // Chinese files: the module with jieba (its download is this build's "indexer" progress).
-    const m = await ensureIndexer(language === "zh" ? "indexer-zh" : "indexer");
+    stage = "wasm";
+    const m = language === "zh" ? await ensureIndexer("indexer-zh") : plain;
     stage = "index";
     if (rag) {
       rag.retriever.free();
