@@ -133,9 +133,8 @@ fn invalid(message: String) -> Error {
 
 /// Checks posting lists laid out as [`Bm25Data`]'s (`terms`, `ptr`, `gaps`, `tf`) for an index
 /// of `passages` passages, and pushes each posting's passage id, list by list, onto `ids` when
-/// given. The
-/// single file's BM25 section ([`Bm25::from_data`]) and a term piece of the index in pieces
-/// are checked by it alike.
+/// given. The single file's BM25 section ([`Bm25::from_data`]) and a term piece of the index in
+/// pieces are checked by it alike.
 ///
 /// # Errors
 /// [`FormatProblem::Invalid`] (field `bm25`) naming the broken invariant: unsorted or repeated
