@@ -492,7 +492,7 @@ impl Retriever {
 
     /// The personalized PageRank problem a query poses in `hipporag1` or `hipporag2` mode: the
     /// graph, its inverse degrees and the reset vector that [`Retriever::retrieve`] hands to
-    /// its PPR solver ([`personalized_pagerank`] or, per [`RetrieveOptions::ppr`],
+    /// its PPR solver ([`personalized_pagerank`] or, per [`RetrieveOptions::ppr_method`],
     /// [`personalized_pagerank_push`]), with the seeds (and HippoRAG 2's linked facts) behind
     /// it. `retrieve` itself calls this, so an exported problem is exactly what it solved.
     ///
