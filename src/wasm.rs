@@ -38,7 +38,7 @@ export interface RetrieveRequest {
   linkingTopK?: number;
   /** HippoRAG 2: passage-node reset weight (default 0.05). */
   passageNodeWeight?: number;
-  /** Hybrid: the seed phrases' share of the reset vector (default 0.9; the rest is BM25's). */
+  /** Hybrid: the seed phrases' share of the reset vector, in [0, 1] (default by the index's language: 0.9 English, 0.1 Russian, 0.05 Chinese; the rest is BM25's). */
   phraseWeight?: number;
   /** Hybrid, neural encoders only: the dense passage scores' share (default 8). */
   denseWeight?: number;

@@ -118,6 +118,27 @@ fn no_entity_falls_back_to_dense_or_errors() {
 }
 
 #[test]
+fn a_phrase_weight_outside_0_1_is_named() {
+    let r = Retriever::from_index(tiny_index());
+    let q = QueryInput {
+        question: Some("capital of France"),
+        ..Default::default()
+    };
+    for w in [-0.1, 1.5, f64::NAN] {
+        let opts = RetrieveOptions {
+            mode: Mode::Hybrid,
+            phrase_weight: Some(w),
+            ..Default::default()
+        };
+        let e = r.retrieve(&q, &opts).unwrap_err();
+        assert!(
+            matches!(&e, Error::InvalidRequest(m) if m.contains("phraseWeight must be in [0, 1]")),
+            "{w}: {e}"
+        );
+    }
+}
+
+#[test]
 fn dimension_mismatch_is_an_error() {
     let r = Retriever::from_index(tiny_index());
     let entities = vec!["x".to_string()];

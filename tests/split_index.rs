@@ -91,7 +91,7 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
             let opts = RetrieveOptions {
                 mode,
                 damping: 0.0,
-                phrase_weight: 0.0,
+                phrase_weight: Some(0.0),
                 top_k: 50,
                 ..Default::default()
             };

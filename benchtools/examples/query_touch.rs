@@ -121,7 +121,7 @@ fn main() {
     let pages = &idx.pages;
     let opts = RetrieveOptions {
         mode: Mode::Hybrid,
-        phrase_weight: 0.0,
+        phrase_weight: Some(0.0),
         ..Default::default()
     };
     let caps: &[usize] = &[0, 5, 10, 20, 50, 100, 1_000_000];

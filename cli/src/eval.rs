@@ -5,9 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::eval::{EvalSet, evaluate, gold_ranks, load_page_questions, load_questions};
-use hipporag_wasm::retriever::{
-    HYBRID_DENSE_WEIGHT, HYBRID_PHRASE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions,
-};
+use hipporag_wasm::retriever::{HYBRID_DENSE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load};
 
@@ -38,9 +36,10 @@ pub(crate) struct EvalArgs {
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
-    /// Hybrid mode: the seed phrases' share of the reset vector.
-    #[arg(long, default_value_t = HYBRID_PHRASE_WEIGHT)]
-    pub(crate) phrase_weight: f64,
+    /// Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] [default: the index
+    /// language's: 0.9 English, 0.1 Russian, 0.05 Chinese].
+    #[arg(long)]
+    pub(crate) phrase_weight: Option<f64>,
     /// Hybrid mode, neural encoders: the dense passage scores' share of the reset vector.
     #[arg(long, default_value_t = HYBRID_DENSE_WEIGHT)]
     pub(crate) dense_weight: f64,

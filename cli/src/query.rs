@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use hipporag_indexer::Result;
-use hipporag_wasm::retriever::{HYBRID_PHRASE_WEIGHT, Mode, RetrieveOptions};
+use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load};
 
@@ -27,10 +27,11 @@ pub(crate) struct QueryArgs {
     /// Print the result as JSON (the same shape the wasm API returns).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Hybrid mode: the seed phrases' share of the reset vector (a site's pages use 0, its
+    /// Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] [default: the index
+    /// language's: 0.9 English, 0.1 Russian, 0.05 Chinese] (a site's pages use 0, its
     /// hipporag-entry.json's `search.phraseWeight`).
-    #[arg(long, default_value_t = HYBRID_PHRASE_WEIGHT)]
-    pub(crate) phrase_weight: f64,
+    #[arg(long)]
+    pub(crate) phrase_weight: Option<f64>,
     /// PPR damping factor (HippoRAG: 0.5; a site's pages use 0 in hybrid mode, its
     /// hipporag-entry.json's `search.damping`: passages ranked by the reset vector).
     #[arg(long, default_value_t = 0.5)]

@@ -328,7 +328,7 @@ pub fn pieces_disagreements(
     options: &RetrieveOptions,
     top_k: usize,
 ) -> Result<Vec<PiecesDisagreement>> {
-    if options.damping != 0.0 || options.phrase_weight != 0.0 {
+    if options.damping != 0.0 || options.phrase_weight != Some(0.0) {
         return Err(Error::InvalidRequest(
             "the index in pieces ranks with damping 0 and phrase weight 0 (a site's defaults)"
                 .into(),
