@@ -318,6 +318,10 @@ test_deps() {
     exit 1
   fi
   [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || apt_install chromium
+  # A CJK font (1.6 MB), so that the end-to-end tests' screenshots of the Chinese corpus and of
+  # Chinese files indexed in the tab (tests/e2e/out/xquad_zh.png, documents_zh.png) show
+  # characters rather than empty boxes; the tests' assertions do not depend on it.
+  fc-list :lang=zh 2>/dev/null | grep -q . || apt_install fonts-wqy-microhei
   command -v python3 >/dev/null || apt_install python3
   python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
   [ -d "${PYTHON_DOCS:-/usr/share/doc/python3.11/html}" ] || apt_install python3.11-doc
