@@ -263,6 +263,7 @@ pub fn hybrid_phrase_weight(language: Language) -> f64 {
         Language::Chinese => 0.05,
     }
 }
+
 /// Hybrid mode's default [`RetrieveOptions::dense_weight`] (README, "Hybrid ranking").
 pub const HYBRID_DENSE_WEIGHT: f64 = 8.0;
 /// Hybrid mode's default [`RetrieveOptions::static_weight`]: equal weights in the fusion of
