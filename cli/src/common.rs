@@ -114,3 +114,16 @@ pub(crate) fn encoder_for(
 }
 
 pub(crate) use hipporag_indexer::files::{create_parent, read_retriever as load};
+
+/// Parses a share of the hybrid reset vector (`--phrase-weight`): a number in [0, 1], the range
+/// `RetrieveOptions::phrase_weight` accepts, so clap names the flag in the error.
+pub(crate) fn unit_interval(s: &str) -> std::result::Result<f64, String> {
+    let w: f64 = s
+        .parse()
+        .map_err(|_| format!("expected a number in [0, 1], got {s:?}"))?;
+    if (0.0..=1.0).contains(&w) {
+        Ok(w)
+    } else {
+        Err(format!("expected a number in [0, 1], got {w}"))
+    }
+}

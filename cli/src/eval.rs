@@ -7,7 +7,7 @@ use hipporag_indexer::Result;
 use hipporag_indexer::eval::{EvalSet, evaluate, gold_ranks, load_page_questions, load_questions};
 use hipporag_wasm::retriever::{HYBRID_DENSE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions};
 
-use crate::common::{encoder_for, load};
+use crate::common::{encoder_for, load, unit_interval};
 
 #[derive(Args)]
 pub(crate) struct EvalArgs {
@@ -38,7 +38,7 @@ pub(crate) struct EvalArgs {
     pub(crate) model: Option<PathBuf>,
     /// Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] [default: the index
     /// language's: 0.9 English, 0.1 Russian, 0.05 Chinese].
-    #[arg(long)]
+    #[arg(long, value_parser = unit_interval)]
     pub(crate) phrase_weight: Option<f64>,
     /// Hybrid mode, neural encoders: the dense passage scores' share of the reset vector.
     #[arg(long, default_value_t = HYBRID_DENSE_WEIGHT)]

@@ -7,7 +7,7 @@ use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 
-use crate::common::{encoder_for, load};
+use crate::common::{encoder_for, load, unit_interval};
 
 #[derive(Args)]
 pub(crate) struct QueryArgs {
@@ -30,7 +30,7 @@ pub(crate) struct QueryArgs {
     /// Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] [default: the index
     /// language's: 0.9 English, 0.1 Russian, 0.05 Chinese] (a site's pages use 0, its
     /// hipporag-entry.json's `search.phraseWeight`).
-    #[arg(long)]
+    #[arg(long, value_parser = unit_interval)]
     pub(crate) phrase_weight: Option<f64>,
     /// PPR damping factor (HippoRAG: 0.5; a site's pages use 0 in hybrid mode, its
     /// hipporag-entry.json's `search.damping`: passages ranked by the reset vector).

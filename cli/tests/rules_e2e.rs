@@ -169,4 +169,19 @@ fn index_defaults_to_the_rules_and_eval_reads_case_study_files() {
         stdout.contains("hipporag1  gold passage ranks: "),
         "{stdout}"
     );
+    // A phrase weight outside [0, 1] is refused by name before anything runs.
+    let out = Command::new(bin)
+        .arg("eval")
+        .arg(&idx)
+        .arg("--questions")
+        .arg(data("case_studies/case_study_university.json"))
+        .args(["--phrase-weight", "1.5"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("'--phrase-weight <PHRASE_WEIGHT>': expected a number in [0, 1], got 1.5"),
+        "{stderr}"
+    );
 }
