@@ -18,8 +18,8 @@
 //!
 //! The result is the union in order of first appearance, without duplicates (compared
 //! normalised, and in Russian by their inflection key: a name the second step finds in another
-//! case than the node the first step matched is the same entity). When it is empty the retriever falls back to dense retrieval (see
-//! [`crate::retriever`]).
+//! case than the node the first step matched is the same entity). When it is empty the
+//! retriever falls back to dense retrieval (see [`crate::retriever`]).
 
 use crate::analysis::{Language, is_cjk, phrase_stem_key};
 use crate::index::Index;
