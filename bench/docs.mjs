@@ -11,9 +11,10 @@
 // `init()`/`search()` and `data()` of its top 10 (Pagefind needs a fragment per result for
 // its URL). Per engine and split: hit@1/5/10 and page recall@5/10 (gold = `gold_pages`), the
 // cold first search (a fresh page: init + one query; median and max over the first --cold
-// queries, each on its own fresh page, the two engines taking turns after one warm-up page
-// load), the warm median query, the bytes of the first search (gzip -9 of every file the page
-// fetched; Pagefind's files and hipporag's pieces are gzipped already), the bytes each later
+// queries, each on its own fresh page once the page's own requests are over, the two engines
+// taking turns after one warm-up page load), the warm median query, the bytes of the first
+// search (gzip -9 of every file of the engine's directory the page fetched; Pagefind's files
+// and hipporag's pieces are gzipped already), the bytes each later
 // query fetched that earlier ones had not (on one page, after init and a first query), and the
 // whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
 import { execFileSync } from "node:child_process";
@@ -122,29 +123,33 @@ const ENGINES = {
 };
 
 /**
- * A fresh context (empty cache) on the site's index.html: the page, and the paths it requests
- * after `clear()` (as a set and in order).
+ * A fresh context (empty cache) on the site's index.html, once the page's own requests are
+ * over (its images load after the load event): the page, and the paths under the engine's
+ * directory `dir` it requests after `clear()` (as a set and in order). Only the engine's own
+ * files count: before, the docs' logo (_static/py.svg, 0.9 KB) was counted in some first
+ * searches of either engine, when it arrived after the load event.
  */
-async function freshPage(browser, origin) {
+async function freshPage(browser, origin, dir) {
   const ctx = await browser.newContext();
   const fetched = new Set();
   const log = [];
   ctx.on("request", (r) => {
     const path = new URL(r.url()).pathname;
+    if (!path.startsWith(`/${dir}/`)) return;
     fetched.add(path);
     log.push(path);
   });
   const p = await ctx.newPage();
-  await p.goto(`${origin}/index.html`);
+  await p.goto(`${origin}/index.html`, { waitUntil: "networkidle" });
   fetched.clear();
   log.length = 0;
   return { ctx, p, fetched, log };
 }
 
-/** Query `i` as the first search of a fresh page: init + that query, every fetched file counted. */
+/** Query `i` as the first search of a fresh page: init + that query, every file of the engine's it fetched counted. */
 async function cold(browser, origin, siteDir, name, i) {
   const engine = ENGINES[name];
-  const { ctx, p, fetched } = await freshPage(browser, origin);
+  const { ctx, p, fetched } = await freshPage(browser, origin, engine.dir);
   const r = await p.evaluate(
     async ([init, search, q]) => {
       const t = performance.now();
@@ -165,7 +170,7 @@ async function cold(browser, origin, siteDir, name, i) {
  */
 async function run(browser, origin, siteDir, name, colds) {
   const engine = ENGINES[name];
-  const { ctx, p, fetched, log } = await freshPage(browser, origin);
+  const { ctx, p, fetched, log } = await freshPage(browser, origin, engine.dir);
   await p.evaluate(
     async ([init, search, q]) => {
       await eval(`(${init})`)();
@@ -224,7 +229,7 @@ try {
   const names = ["hipporag", "pagefind"];
   // Cold first searches, the engines taking turns (which goes first alternates), after one
   // page load that is no engine's, so that neither pays for the browser's own start.
-  const warmup = await freshPage(browser, server.origin);
+  const warmup = await freshPage(browser, server.origin, "");
   await warmup.ctx.close();
   const colds = { hipporag: [], pagefind: [] };
   for (let i = 0; i < Math.min(COLD, queries.length); i++) {

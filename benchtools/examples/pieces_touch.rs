@@ -1,13 +1,14 @@
 //! What a site query fetches from the index in pieces, for several ways of cutting it: the
 //! design input of `hipporag_indexer::split::SplitOptions`.
 //!
-//! For each setting (term piece and fragment piece target sizes, fragment text characters;
-//! `PIECES_TOUCH="16000,40000,400 …"` overrides the built-in list), the pieces of INDEX are cut in memory and
+//! For each setting (term, cluster and fragment piece target sizes, fragment text characters;
+//! `PIECES_TOUCH="16000,0,40000,400 …"` overrides the built-in list; cluster 0 gives each IVF
+//! cluster a piece of its own), the pieces of INDEX are cut in memory and
 //! the docs questions (`[{q, gold_pages, split}]`) asked in order, as one visitor's page would:
 //! each query fetches the term pieces of its keys and the cluster pieces it probes that earlier
 //! queries did not, ranks, and fetches the fragment pieces of its top 10 pages. Printed per
 //! setting: files, total gzipped bytes, the first query's bytes (meta piece included; the JS
-//! and wasm are not), the median and 90th percentile of every question's bytes as a page's
+//! and wasm are not), the median, 90th percentile and maximum of every question's bytes as a page's
 //! first search, and the median and mean of the later queries' bytes.
 //!
 //! `cargo run --release -p hipporag-benchtools --example pieces_touch -- INDEX QUESTIONS SPLIT`
@@ -40,45 +41,51 @@ fn main() {
     )
     .expect("questions");
     println!(
-        "{:>6} {:>6} {:>5} {:>6} {:>9} {:>11} {:>14} {:>12} {:>10} {:>10}",
+        "{:>6} {:>8} {:>6} {:>5} {:>6} {:>9} {:>11} {:>18} {:>12} {:>10} {:>10}",
         "terms",
+        "clusters",
         "frags",
         "chars",
         "files",
         "total KB",
         "first KB",
-        "cold med/p90",
+        "cold med/p90/max",
         "later med KB",
         "later mean",
         "term KB/q"
     );
-    // (term piece bytes, fragment piece bytes, fragment text characters; 0: whole text)
-    let settings: Vec<(usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
-        // e.g. PIECES_TOUCH="16000,40000,0 16000,24000,400"
+    // (term, cluster and fragment piece bytes, fragment text characters; 0: whole text)
+    let settings: Vec<(usize, usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
+        // e.g. PIECES_TOUCH="16000,0,40000,0 16000,1500,24000,400"
         Ok(s) => s
             .split_whitespace()
             .map(|t| {
                 let v: Vec<usize> = t.split(',').map(|x| x.parse().expect("a number")).collect();
-                (v[0], v[1], v[2])
+                (v[0], v[1], v[2], v[3])
             })
             .collect(),
         Err(_) => vec![
-            (16_000, 40_000, 0),
-            (16_000, 40_000, 240),
-            (14_000, 24_000, 240),
-            (12_000, 24_000, 240),
-            (14_000, 20_000, 240),
-            (14_000, 24_000, 400),
-            (14_000, 24_000, 190),
-            (14_000, 21_000, 190),
-            (14_000, 20_000, 190),
+            (16_000, 0, 40_000, 0),
+            (16_000, 0, 40_000, 240),
+            (14_000, 0, 24_000, 240),
+            (14_000, 0, 24_000, 190),
+            (14_000, 0, 21_000, 190),
+            (14_000, 3_000, 21_000, 190),
+            (11_000, 3_000, 19_000, 190),
+            (10_000, 2_000, 19_000, 190),
+            (10_000, 2_500, 19_000, 190),
+            (10_000, 3_000, 19_000, 190),
+            (10_000, 3_500, 19_000, 190),
+            (9_500, 3_000, 19_000, 190),
+            (9_000, 3_000, 19_000, 190),
         ],
     };
-    for (term, frag, chars) in settings {
+    for (term, cluster, frag, chars) in settings {
         let files = split_index(
             &data,
             &SplitOptions {
                 term_piece_bytes: term,
+                cluster_piece_bytes: cluster,
                 fragment_piece_bytes: frag,
                 fragment_text_chars: chars,
             },
@@ -119,17 +126,19 @@ fn main() {
         let total: usize =
             files.meta.bytes.len() + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
         println!(
-            "{:>6} {:>6} {:>5} {:>6} {:>9.0} {:>11.1} {:>14} {:>12.1} {:>10.1} {:>10.1}",
+            "{:>6} {:>8} {:>6} {:>5} {:>6} {:>9.0} {:>11.1} {:>18} {:>12.1} {:>10.1} {:>10.1}",
             term,
+            cluster,
             frag,
             chars,
             1 + files.pieces.len(),
             total as f64 / 1e3,
             first as f64 / 1e3,
             format!(
-                "{:.0}/{:.0}",
+                "{:.0}/{:.0}/{:.0}",
                 cold[cold.len() / 2] as f64 / 1e3,
-                cold[cold.len() * 9 / 10] as f64 / 1e3
+                cold[cold.len() * 9 / 10] as f64 / 1e3,
+                cold[cold.len() - 1] as f64 / 1e3
             ),
             later[later.len() / 2] as f64 / 1e3,
             later.iter().sum::<usize>() as f64 / later.len() as f64 / 1e3,

@@ -20,6 +20,9 @@ pub(crate) struct PiecesArgs {
     /// Term pieces end at the first key past this many uncompressed bytes.
     #[arg(long, default_value_t = SplitOptions::default().term_piece_bytes)]
     pub(crate) term_piece_bytes: usize,
+    /// IVF clusters smaller than this many uncompressed bytes share a cluster piece.
+    #[arg(long, default_value_t = SplitOptions::default().cluster_piece_bytes)]
+    pub(crate) cluster_piece_bytes: usize,
     /// Fragment pieces end at the first passage past this many uncompressed bytes.
     #[arg(long, default_value_t = SplitOptions::default().fragment_piece_bytes)]
     pub(crate) fragment_piece_bytes: usize,
@@ -37,6 +40,7 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
         .map_err(|e| e.in_source(a.index.display().to_string()))?;
     let opts = SplitOptions {
         term_piece_bytes: a.term_piece_bytes,
+        cluster_piece_bytes: a.cluster_piece_bytes,
         fragment_piece_bytes: a.fragment_piece_bytes,
         fragment_text_chars: a.fragment_text_chars,
     };

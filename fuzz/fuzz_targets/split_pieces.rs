@@ -6,7 +6,7 @@ use hipporag_wasm::analysis::Language;
 use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::retriever::Mode;
 use hipporag_wasm::split::{
-    BytePlanes, FragmentRange, SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag,
+    BytePlanes, ClusterRef, FragmentRange, SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag,
 };
 
 fn meta() -> SplitIndex {
@@ -20,7 +20,7 @@ fn meta() -> SplitIndex {
         statics: Some(StaticMeta {
             model: "fuzz".into(),
             dim: 16,
-            centroids: vec![0xff, 0x00, 0x0f, 0xf0],
+            centroids: vec![0xff, 0x00, 0x0f, 0xf0, 0x3c, 0xc3],
             nprobe: 1,
         }),
         terms: vec![
@@ -33,7 +33,17 @@ fn meta() -> SplitIndex {
                 hash: [1; 8],
             },
         ],
-        clusters: vec![[2; 8], [3; 8]],
+        // Piece 0 holds two of the three IVF clusters, piece 1 the third.
+        clusters: vec![
+            ClusterRef {
+                clusters: vec![0, 2],
+                hash: [2; 8],
+            },
+            ClusterRef {
+                clusters: vec![1],
+                hash: [3; 8],
+            },
+        ],
         fragments: vec![FragmentRange {
             first: 0,
             hash: [4; 8],

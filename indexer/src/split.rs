@@ -1,7 +1,8 @@
 //! Writes the index in pieces ([`hipporag_wasm::split`], whose module docs give the layout) from
 //! an [`IndexData`] with BM25: the meta piece, term pieces cut at key boundaries every
-//! [`SplitOptions::term_piece_bytes`], one cluster piece per IVF cluster of the static
-//! embeddings, and fragment pieces of passages in passage order (each passage's text cut to
+//! [`SplitOptions::term_piece_bytes`], cluster pieces of the static embeddings' IVF clusters
+//! (one cluster each, the small ones together up to [`SplitOptions::cluster_piece_bytes`]),
+//! and fragment pieces of passages in passage order (each passage's text cut to
 //! [`SplitOptions::fragment_text_chars`]), cut every [`SplitOptions::fragment_piece_bytes`].
 //!
 //! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
@@ -15,9 +16,9 @@ use flate2::write::GzEncoder;
 use hipporag_wasm::index::{IndexData, passage_pages};
 use hipporag_wasm::retriever::Mode;
 use hipporag_wasm::split::{
-    BytePlanes, ClusterPiece, FragmentRange, PieceHash, PieceSections, SplitIndex, SplitMeta,
-    StaticMeta, StoredTermPiece, TermPiece, TermRange, encode_piece, parse_piece_name, piece_hash,
-    piece_name, tag,
+    BytePlanes, ClusterPiece, ClusterRef, FragmentRange, PieceHash, PieceSections, SplitIndex,
+    SplitMeta, StaticMeta, StoredTermPiece, TermPiece, TermRange, encode_piece, parse_piece_name,
+    piece_hash, piece_name, tag,
 };
 use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
@@ -28,6 +29,10 @@ use crate::{Error, Result};
 pub struct SplitOptions {
     /// Term pieces: posting lists and sign rows.
     pub term_piece_bytes: usize,
+    /// Cluster pieces: the IVF clusters taken in ascending size (passage codes and gaps), as
+    /// many to a piece as fit in this, so that a cluster over half of it is a piece of its
+    /// own and smaller ones share.
+    pub cluster_piece_bytes: usize,
     /// Fragment pieces: the JSON of runs of passages.
     pub fragment_piece_bytes: usize,
     /// Characters of each passage's text a fragment holds (what a result's `data()` gives as
@@ -36,14 +41,17 @@ pub struct SplitOptions {
 }
 
 impl Default for SplitOptions {
-    /// 14 KB of terms and 21 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`] of text: the
-    /// setting of README's sweep ("The index in pieces") with the fewest first-search bytes
-    /// at the file count of the earlier default (604 pieces on Python's docs, under Pagefind's
-    /// 621 files with the assets beside them).
+    /// 10 KB of terms, 3 KB of clusters and 19 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`]
+    /// of text: of README's sweep ("The index in pieces"), the setting with the fewest
+    /// first-search bytes at no more pieces than the earlier defaults wrote (604 on Python's
+    /// docs; Pagefind writes 621 files there). Sharing pieces among the small IVF clusters is
+    /// what frees files for smaller term pieces: a query probes the large clusters far more
+    /// often than the small ones.
     fn default() -> Self {
         Self {
-            term_piece_bytes: 14_000,
-            fragment_piece_bytes: 21_000,
+            term_piece_bytes: 10_000,
+            cluster_piece_bytes: 3_000,
+            fragment_piece_bytes: 19_000,
             fragment_text_chars: DEFAULT_FRAGMENT_TEXT_CHARS,
         }
     }
@@ -201,7 +209,8 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         pieces.push(piece);
     }
 
-    // Cluster pieces, one per IVF cluster.
+    // Cluster pieces: the IVF clusters in ascending size, each piece as many as fit in
+    // `cluster_piece_bytes` (so a large cluster is a piece of its own, and small ones share).
     let mut clusters = Vec::new();
     if let Some(s) = statics {
         let c = s.centroids.len() / dim_bytes;
@@ -211,25 +220,44 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
                 members[k as usize].push(j);
             }
         }
-        for m in members {
-            let mut prev = 0;
-            let piece = ClusterPiece {
-                gaps: m
-                    .iter()
-                    .map(|&j| {
-                        let g = j - prev;
-                        prev = j;
-                        g as u32
-                    })
-                    .collect(),
-                codes: m
-                    .iter()
-                    .flat_map(|&j| &s.codes[j * dim_bytes..(j + 1) * dim_bytes])
-                    .copied()
-                    .collect(),
-            };
+        let size = |k: usize| members[k].len() * (dim_bytes + 1);
+        let mut by_size: Vec<usize> = (0..c).collect();
+        by_size.sort_by_key(|&k| (size(k), k));
+        // A piece takes the next cluster while it stays within `cluster_piece_bytes`.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut acc = 0;
+        for k in by_size {
+            match groups.last_mut() {
+                Some(g) if acc + size(k) <= opts.cluster_piece_bytes => g.push(k),
+                _ => {
+                    groups.push(vec![k]);
+                    acc = 0;
+                }
+            }
+            acc += size(k);
+        }
+        for g in &mut groups {
+            g.sort_unstable();
+        }
+        groups.sort_unstable();
+        for g in groups {
+            let mut piece = ClusterPiece::default();
+            for &k in &g {
+                piece.counts.push(members[k].len() as u32);
+                let mut prev = 0;
+                for &j in &members[k] {
+                    piece.gaps.push((j - prev) as u32);
+                    prev = j;
+                    piece
+                        .codes
+                        .extend_from_slice(&s.codes[j * dim_bytes..(j + 1) * dim_bytes]);
+                }
+            }
             let piece = gzip(&encode_piece(tag::CLUSTER, &piece));
-            clusters.push(hash_of(&piece));
+            clusters.push(ClusterRef {
+                clusters: g.iter().map(|&k| k as u32).collect(),
+                hash: hash_of(&piece),
+            });
             pieces.push(piece);
         }
     }

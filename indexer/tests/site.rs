@@ -132,8 +132,8 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
         .as_ref()
         .expect("a lean site is written in pieces");
     assert!(files.contains_key(meta), "{meta}");
-    // One term piece or more, one cluster piece per IVF cluster, one fragment piece or more;
-    // each named by its hash.
+    // One term piece or more, cluster pieces holding the IVF clusters, one fragment piece or
+    // more; each named by its hash.
     assert!(first.piece_counts.iter().all(|&c| c >= 1), "{first:?}");
     let pieces: Vec<_> = files.keys().filter(|f| f.starts_with("index/")).collect();
     assert_eq!(pieces.len(), 1 + first.piece_counts.iter().sum::<usize>());

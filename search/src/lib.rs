@@ -70,8 +70,8 @@ mod bindings {
                 .map_err(to_js_error)
         }
 
-        /// The IVF cluster pieces `question` probes that are not loaded (its term pieces must
-        /// be).
+        /// The cluster pieces (indices) holding the IVF clusters `question` probes that are not
+        /// loaded, ascending (its term pieces must be loaded).
         #[wasm_bindgen(js_name = missingClusterPieces)]
         pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<u32>, JsValue> {
             let v = self
@@ -81,13 +81,13 @@ mod bindings {
             Ok(v.into_iter().map(|c| c as u32).collect())
         }
 
-        /// The file name of cluster piece `c`.
+        /// The file name of cluster piece `c` (an index from `missingClusterPieces`).
         #[wasm_bindgen(js_name = clusterPieceName)]
         pub fn cluster_piece_name(&self, c: u32) -> Option<String> {
             self.index.cluster_piece_hash(c as usize).map(piece_name)
         }
 
-        /// Adds cluster piece `c` (gunzipped bytes).
+        /// Adds cluster piece `c` (gunzipped bytes): every IVF cluster it holds.
         #[wasm_bindgen(js_name = addClusterPiece)]
         pub fn add_cluster_piece(&mut self, c: u32, bytes: &[u8]) -> Result<(), JsValue> {
             self.index

@@ -18,7 +18,8 @@
 //!           the BM25 posting lists of the terms in the range and
 //!           the static sign rows and df of the words in the range
 //!           (keys front-coded, StoredTermPiece)
-//! cluster   one IVF cluster: its passages and their codes           per probed cluster
+//! cluster   one IVF cluster, or several small ones: each one's      per probed cluster
+//!           passages and their codes (ClusterPiece)                  not yet loaded
 //! fragment  what a result shows of its passage (JSON: id, title,  per result shown
 //!           url, and the text's opening, up to a set length, of
 //!           each), read by the page's JS; a run of passages in
@@ -47,8 +48,9 @@ use crate::{Error, Result};
 
 /// The layout of the meta, term and cluster pieces this build writes and reads (2: fragment
 /// pieces as passage ranges; 3: a term piece's keys front-coded and its posting lists stored
-/// by length, [`TermPiece`], and the meta piece's passage lengths as [`BytePlanes`]).
-pub const PIECE_VERSION: u32 = 3;
+/// by length, [`TermPiece`], and the meta piece's passage lengths as [`BytePlanes`]; 4: a
+/// cluster piece holds one IVF cluster or several small ones, [`ClusterRef`]).
+pub const PIECE_VERSION: u32 = 4;
 
 /// Bytes of SHA-256 a piece is named by.
 pub const HASH_LEN: usize = 8;
@@ -76,8 +78,8 @@ pub struct SplitMeta {
     pub stopwords: Vec<String>,
     /// The term pieces, in key order.
     pub terms: Vec<TermRange>,
-    /// The cluster pieces, one per IVF cluster, in cluster order.
-    pub clusters: Vec<PieceHash>,
+    /// The cluster pieces: every IVF cluster in exactly one, the small ones sharing a piece.
+    pub clusters: Vec<ClusterRef>,
     /// The fragment pieces, in passage order: each holds the passages from its `first` up to
     /// the next piece's.
     pub fragments: Vec<FragmentRange>,
@@ -89,6 +91,16 @@ pub struct SplitMeta {
 pub struct FragmentRange {
     /// Its first passage (dense id; the first piece's is 0).
     pub first: u32,
+    /// The piece's hash.
+    pub hash: PieceHash,
+}
+
+/// A cluster piece: the IVF clusters it holds (ids ascending, at least one) and its hash. Its
+/// content is a [`ClusterPiece`] per cluster, in this order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClusterRef {
+    /// The IVF clusters (ids into [`StaticMeta::centroids`]), ascending.
+    pub clusters: Vec<u32>,
     /// The piece's hash.
     pub hash: PieceHash,
 }
@@ -316,10 +328,14 @@ impl TryFrom<StoredTermPiece> for TermPiece {
     }
 }
 
-/// A cluster piece's content: one IVF cluster.
+/// A cluster piece's content: the passages and codes of the IVF clusters of its
+/// [`ClusterRef`], one after another in its order.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ClusterPiece {
-    /// Its passages, ascending, as gaps (the first as the id itself).
+    /// The passages of each cluster (one count per cluster of the [`ClusterRef`]).
+    pub counts: Vec<u32>,
+    /// The passages of each cluster, ascending, as gaps (each cluster's first as the id
+    /// itself).
     pub gaps: Vec<u32>,
     /// Their codes, `passages × dim / 8` bytes.
     pub codes: Vec<u8>,
@@ -524,7 +540,16 @@ mod tests {
                 first: String::new(),
                 hash: [7; 8],
             }],
-            clusters: vec![[1; 8], [2; 8]],
+            clusters: vec![
+                ClusterRef {
+                    clusters: vec![0],
+                    hash: [1; 8],
+                },
+                ClusterRef {
+                    clusters: vec![1, 2],
+                    hash: [2; 8],
+                },
+            ],
             fragments: vec![FragmentRange {
                 first: 0,
                 hash: [3; 8],
@@ -617,6 +642,7 @@ mod tests {
     #[test]
     fn a_piece_round_trips_and_its_damage_is_named() {
         let p = ClusterPiece {
+            counts: vec![2],
             gaps: vec![3, 1],
             codes: vec![7, 9],
         };

@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    ClusterPiece, PieceHash, SplitMeta, StoredTermPiece, TermPiece, decode_piece, piece_name, tag,
+    ClusterPiece, ClusterRef, PieceHash, SplitMeta, StoredTermPiece, TermPiece, decode_piece,
+    piece_name, tag,
 };
 use crate::analysis::terms;
 use crate::bm25::{Bm25, Bm25Data, check_postings};
@@ -28,6 +29,33 @@ fn sorted(field: &'static str, v: &[String]) -> Result<()> {
         )),
         None => Ok(()),
     }
+}
+
+/// The cluster piece of each of `c` IVF clusters, from the meta piece's list: every cluster
+/// in exactly one piece, each piece's ids ascending and not empty (one error, naming
+/// `meta.clusters`, for any breach).
+fn cluster_pieces(pieces: &[ClusterRef], c: usize) -> Result<Vec<u32>> {
+    let mut of = vec![u32::MAX; c];
+    let mut ok = true;
+    for (i, p) in pieces.iter().enumerate() {
+        ok &= !p.clusters.is_empty() && p.clusters.windows(2).all(|w| w[0] < w[1]);
+        for &k in &p.clusters {
+            match of.get_mut(k as usize) {
+                Some(slot) if *slot == u32::MAX => *slot = i as u32,
+                _ => ok = false,
+            }
+        }
+    }
+    if ok && !of.contains(&u32::MAX) {
+        return Ok(of);
+    }
+    Err(invalid(
+        "meta.clusters",
+        format!(
+            "{} cluster pieces must hold each of the {c} IVF clusters once, in ascending ids",
+            pieces.len()
+        ),
+    ))
 }
 
 /// BM25 data over every passage of `meta` (lengths `doc_len`) with no posting list yet.
@@ -55,6 +83,9 @@ pub struct SplitIndex {
     /// The meta piece's passage lengths, decoded.
     doc_len: Vec<u32>,
     terms: BTreeMap<usize, TermPiece>,
+    /// The cluster piece of each IVF cluster (an index into `meta.clusters`).
+    cluster_piece: Vec<u32>,
+    /// The loaded IVF clusters: cluster id → (passages ascending, their codes).
     clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
 }
 
@@ -65,8 +96,8 @@ impl SplitIndex {
     /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages` or
     /// `doc_len` do not have one entry per passage, page ids are not dense, term ranges are not
     /// sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
-    /// outside 1..=C, the cluster pieces are not one per centroid, or a passage's fragment
-    /// piece is missing.
+    /// outside 1..=C, an IVF cluster is in no cluster piece or in two (or a piece's clusters are
+    /// not ascending), or a passage's fragment piece is missing.
     pub fn from_meta(bytes: &[u8]) -> Result<Self> {
         let meta: SplitMeta = decode_piece(tag::META, "meta", bytes)?;
         let n = meta.passages as usize;
@@ -105,6 +136,7 @@ impl SplitIndex {
                 "term ranges must start at \"\" and ascend".into(),
             ));
         }
+        let mut cluster_piece = Vec::new();
         match &meta.statics {
             Some(s) => {
                 let bytes = s.dim as usize / 8;
@@ -115,22 +147,18 @@ impl SplitIndex {
                     ));
                 }
                 let c = s.centroids.len() / bytes;
-                if s.centroids.len() % bytes != 0
-                    || s.nprobe == 0
-                    || s.nprobe as usize > c
-                    || meta.clusters.len() != c
-                {
+                if s.centroids.len() % bytes != 0 || s.nprobe == 0 || s.nprobe as usize > c {
                     return Err(invalid(
                         "meta.statics",
                         format!(
-                            "{} centroid bytes of dim {}, nprobe {}, {} cluster pieces",
+                            "{} centroid bytes of dim {}, nprobe {}",
                             s.centroids.len(),
                             s.dim,
-                            s.nprobe,
-                            meta.clusters.len()
+                            s.nprobe
                         ),
                     ));
                 }
+                cluster_piece = cluster_pieces(&meta.clusters, c)?;
             }
             None if !meta.clusters.is_empty() => {
                 return Err(invalid(
@@ -158,6 +186,7 @@ impl SplitIndex {
             meta,
             doc_len,
             terms: BTreeMap::new(),
+            cluster_piece,
             clusters: BTreeMap::new(),
         })
     }
@@ -264,8 +293,9 @@ impl SplitIndex {
         })
     }
 
-    /// The IVF clusters `question` probes that are not loaded yet, ascending (none without
-    /// static embeddings).
+    /// The cluster pieces (indices into [`SplitMeta::clusters`]) holding the IVF clusters
+    /// `question` probes that are not loaded yet, ascending and distinct (none without static
+    /// embeddings).
     ///
     /// # Errors
     /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
@@ -278,50 +308,72 @@ impl SplitIndex {
             .into_iter()
             .map(|c| c as usize)
             .filter(|c| !self.clusters.contains_key(c))
+            .map(|c| self.cluster_piece[c] as usize)
             .collect();
         out.sort_unstable();
+        out.dedup();
         Ok(out)
     }
 
-    /// Decodes and checks cluster piece `c` (decompressed bytes) and keeps it.
+    /// Decodes and checks cluster piece `i` (decompressed bytes) and keeps its IVF clusters.
     ///
     /// # Errors
     /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
-    /// when `c` is out of range, a passage id is out of range or not ascending, or the codes
-    /// do not fit.
-    pub fn add_cluster_piece(&mut self, c: usize, bytes: &[u8]) -> Result<()> {
-        let name = self.cluster_piece_name(c)?;
-        let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
-        let check = |p: ClusterPiece| -> Result<(Vec<u32>, Vec<u8>)> {
-            let mut ids = Vec::with_capacity(p.gaps.len());
-            let mut prev = 0u64;
-            for (k, &g) in p.gaps.iter().enumerate() {
-                let j = prev + u64::from(g);
-                if (k > 0 && g == 0) || j >= self.n() as u64 {
-                    return Err(invalid(
-                        "cluster piece",
-                        format!("passage {k} is {j}, not ascending below {}", self.n()),
-                    ));
-                }
-                ids.push(j as u32);
-                prev = j;
-            }
-            if p.codes.len() != ids.len() * dim / 8 {
+    /// when `i` is out of range, the piece does not hold one cluster per id of its
+    /// [`super::ClusterRef`], a passage id is out of range or not ascending, or the codes do
+    /// not fit.
+    pub fn add_cluster_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.cluster_piece_name(i)?;
+        let n = self.n() as u64;
+        let held = &self.meta.clusters[i].clusters;
+        let code = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize / 8);
+        let check = |p: ClusterPiece| -> Result<Vec<(Vec<u32>, Vec<u8>)>> {
+            let total: u64 = p.counts.iter().map(|&c| u64::from(c)).sum();
+            if p.counts.len() != held.len()
+                || total != p.gaps.len() as u64
+                || p.codes.len() != p.gaps.len() * code
+            {
                 return Err(invalid(
                     "cluster piece",
                     format!(
-                        "{} code bytes for {} passages of dim {dim}",
+                        "{} clusters of {total} passages, {} passage ids and {} code bytes, where \
+                         the meta piece lists {} clusters and {code} bytes a code",
+                        p.counts.len(),
+                        p.gaps.len(),
                         p.codes.len(),
-                        ids.len()
+                        held.len()
                     ),
                 ));
             }
-            Ok((ids, p.codes))
+            let mut out = Vec::with_capacity(held.len());
+            let mut k = 0;
+            for &count in &p.counts {
+                let mut ids = Vec::with_capacity(count as usize);
+                let mut prev = 0u64;
+                for _ in 0..count {
+                    let g = p.gaps[k];
+                    let j = prev + u64::from(g);
+                    if (!ids.is_empty() && g == 0) || j >= n {
+                        return Err(invalid(
+                            "cluster piece",
+                            format!("passage {k} is {j}, not ascending below {n}"),
+                        ));
+                    }
+                    ids.push(j as u32);
+                    prev = j;
+                    k += 1;
+                }
+                let codes = p.codes[(k - ids.len()) * code..k * code].to_vec();
+                out.push((ids, codes));
+            }
+            Ok(out)
         };
-        let piece = decode_piece(tag::CLUSTER, "cluster piece", bytes)
+        let clusters = decode_piece(tag::CLUSTER, "cluster piece", bytes)
             .and_then(check)
             .map_err(|e| e.in_source(name))?;
-        self.clusters.insert(c, piece);
+        for (&c, cluster) in held.iter().zip(clusters) {
+            self.clusters.insert(c as usize, cluster);
+        }
         Ok(())
     }
 
@@ -436,12 +488,12 @@ impl SplitIndex {
             .ok_or_else(|| Error::InvalidRequest(format!("no term piece {i}")))
     }
 
-    fn cluster_piece_name(&self, c: usize) -> Result<String> {
+    fn cluster_piece_name(&self, i: usize) -> Result<String> {
         self.meta
             .clusters
-            .get(c)
-            .map(piece_name)
-            .ok_or_else(|| Error::InvalidRequest(format!("no cluster piece {c}")))
+            .get(i)
+            .map(|p| piece_name(&p.hash))
+            .ok_or_else(|| Error::InvalidRequest(format!("no cluster piece {i}")))
     }
 
     /// The hash of term piece `i`, if there is one.
@@ -449,9 +501,9 @@ impl SplitIndex {
         self.meta.terms.get(i).map(|t| &t.hash)
     }
 
-    /// The hash of cluster piece `c`, if there is one.
-    pub fn cluster_piece_hash(&self, c: usize) -> Option<&PieceHash> {
-        self.meta.clusters.get(c)
+    /// The hash of cluster piece `i`, if there is one.
+    pub fn cluster_piece_hash(&self, i: usize) -> Option<&PieceHash> {
+        self.meta.clusters.get(i).map(|p| &p.hash)
     }
 
     /// The hash of the fragment piece holding passage `j`, if `j` is a passage.
@@ -464,5 +516,41 @@ impl SplitIndex {
             .fragments
             .partition_point(|r| r.first as usize <= j);
         Some(&self.meta.fragments.get(f.checked_sub(1)?)?.hash)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(clusters: &[u32]) -> ClusterRef {
+        ClusterRef {
+            clusters: clusters.to_vec(),
+            hash: [0; 8],
+        }
+    }
+
+    #[test]
+    fn every_ivf_cluster_is_in_exactly_one_cluster_piece() {
+        assert_eq!(
+            cluster_pieces(&[piece(&[0, 2]), piece(&[1])], 3).unwrap(),
+            [0, 1, 0]
+        );
+        for (pieces, c) in [
+            (vec![piece(&[0]), piece(&[1])], 3),
+            (vec![piece(&[0, 1]), piece(&[1])], 2),
+            (vec![piece(&[0, 5])], 2),
+            (vec![piece(&[1, 0])], 2),
+            (vec![piece(&[0, 1]), piece(&[])], 2),
+        ] {
+            let e = cluster_pieces(&pieces, c).unwrap_err();
+            assert_eq!(e.kind(), "format.invalid", "{e}");
+            assert!(e.to_string().contains("meta.clusters"), "{e}");
+            assert!(
+                e.to_string()
+                    .contains(&format!("each of the {c} IVF clusters once")),
+                "{e}"
+            );
+        }
     }
 }
