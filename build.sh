@@ -334,6 +334,8 @@ run_tests() {
   setup
   cargo fmt --all -- --check
   cargo clippy --workspace --all-targets -- -D warnings
+  # The library crates' doc comments: every intra-doc link resolves to a public item.
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p hipporag-wasm -p hipporag-indexer
   cargo test --release --workspace
   wasm_fixture  # tests/wasm.rs includes it, so clippy needs it too
   cargo clippy --lib --test wasm --target wasm32-unknown-unknown -- -D warnings

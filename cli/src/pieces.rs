@@ -20,7 +20,8 @@ pub(crate) struct PiecesArgs {
     /// Term pieces end at the first key past this many uncompressed bytes.
     #[arg(long, default_value_t = SplitOptions::default().term_piece_bytes)]
     pub(crate) term_piece_bytes: usize,
-    /// IVF clusters smaller than this many uncompressed bytes share a cluster piece.
+    /// Cluster pieces hold as many IVF clusters, smallest first, as fit in this many
+    /// uncompressed bytes (a larger cluster is a piece of its own).
     #[arg(long, default_value_t = SplitOptions::default().cluster_piece_bytes)]
     pub(crate) cluster_piece_bytes: usize,
     /// Fragment pieces end at the first passage past this many uncompressed bytes.

@@ -40,8 +40,8 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// * **dense** rows (neural encoders): blocked `sgemm` products, row block `[r0, r1)` by rows
 ///   `[r0, n)`, about `n² · dim / 2` multiply-adds.
 ///
-/// Every pair either product puts within [`SGEMM_MARGIN`] of `tau` gets its cosine recomputed
-/// in a fixed order ([`cosine`]), and every pair whose exact cosine is at least `tau` is offered
+/// Every pair either product puts within `SGEMM_MARGIN` of `tau` gets its cosine recomputed
+/// in a fixed order (`cosine`), and every pair whose exact cosine is at least `tau` is offered
 /// to both of its rows before each row keeps its top `k`. Row blocks run in parallel (feature
 /// `parallel`); the result does not depend on the thread count or on which product ran. Rows
 /// whose `seeks_synonyms` flag is false get no neighbours of their own (they can still be

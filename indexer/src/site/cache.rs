@@ -54,7 +54,7 @@ fn openie_key(p: &SitePassage) -> String {
 /// and how many came from the cache.
 ///
 /// # Errors
-/// [`Error::Io`] when the cache cannot be read or appended to.
+/// [`crate::Error::Io`] when the cache cannot be read or appended to.
 pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDoc>, usize)> {
     let (mut cache, loaded) = Cache::open(path, EXTRACTOR, OPENIE_CACHE_VERSION)?;
     // Docs headings: page names as topics, no question or heading-path nodes; one extractor
@@ -145,7 +145,7 @@ impl<'a> VectorCache<'a> {
     /// Writes the cache (atomically); returns (texts answered from it, texts encoded).
     ///
     /// # Errors
-    /// [`Error::Io`] naming the cache file.
+    /// [`crate::Error::Io`] naming the cache file.
     pub fn save(self) -> Result<(usize, usize)> {
         let cache = self.cache.into_inner().expect("cache lock");
         let mut rows: Vec<(&[u8; 32], &Vec<f32>)> = cache.iter().collect();

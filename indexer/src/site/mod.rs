@@ -320,7 +320,7 @@ pub fn read_site(
 /// graph and embeddings through the vector cache ([`cache::VectorCache`]), with
 /// `static_encoder` the static word embeddings ([`crate::static_embeddings`], word vectors
 /// through their own vector cache), then the output directory, written aside and swapped in
-/// ([`write_output`]).
+/// (`write_output`).
 ///
 /// # Errors
 /// [`Error::Io`] naming the file that cannot be read or written (a missing asset in
