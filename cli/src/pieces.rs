@@ -21,7 +21,7 @@ pub(crate) struct PiecesArgs {
     #[arg(long, default_value_t = SplitOptions::default().term_piece_bytes)]
     pub(crate) term_piece_bytes: usize,
     /// Cluster pieces hold as many IVF clusters, smallest first, as fit in this many
-    /// uncompressed bytes (a larger cluster is a piece of its own).
+    /// uncompressed bytes (a cluster as large or larger is a piece of its own).
     #[arg(long, default_value_t = SplitOptions::default().cluster_piece_bytes)]
     pub(crate) cluster_piece_bytes: usize,
     /// Fragment pieces end at the first passage past this many uncompressed bytes.

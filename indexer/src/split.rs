@@ -30,8 +30,8 @@ pub struct SplitOptions {
     /// Term pieces: posting lists and sign rows.
     pub term_piece_bytes: usize,
     /// Cluster pieces: the IVF clusters taken in ascending size (passage codes and gaps), as
-    /// many to a piece as fit in this, so that a cluster over half of it is a piece of its
-    /// own and smaller ones share.
+    /// many to a piece as fit in this, so that a cluster this large or larger is a piece of
+    /// its own and smaller ones share.
     pub cluster_piece_bytes: usize,
     /// Fragment pieces: the JSON of runs of passages.
     pub fragment_piece_bytes: usize,

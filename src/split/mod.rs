@@ -96,7 +96,7 @@ pub struct FragmentRange {
 }
 
 /// A cluster piece: the IVF clusters it holds (ids ascending, at least one) and its hash. Its
-/// content is a [`ClusterPiece`] per cluster, in this order.
+/// content is one [`ClusterPiece`] holding these clusters in this order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClusterRef {
     /// The IVF clusters (ids into [`StaticMeta::centroids`]), ascending.
