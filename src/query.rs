@@ -196,36 +196,59 @@ fn units(norm: &str) -> Vec<(&str, bool)> {
     out
 }
 
-/// Extracts query entities from `question` against the phrase nodes of `index`.
-///
-/// Returns entity strings: normalised phrase strings for phrase matches, original text for
-/// capitalised spans. Deterministic; empty when nothing qualifies. In a Russian index a span
-/// also matches a node that is another inflected form of it
-/// ([`Index::phrase_id_inflected`]); stopwords are the index's own for Russian and Chinese
-/// ([`crate::index::BuildInfo::query_stopwords`]) besides the built-in English ones.
-pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
-    let stored = &index.header.build.query_stopwords;
-    let language = index.header.build.language;
-    let stop = |t: &str| is_stopword(t) || stored.binary_search_by(|w| w.as_str().cmp(t)).is_ok();
-    let mut out: Vec<String> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    // Entities are told apart by their normalised text, and in Russian by their inflection key
-    // ([`phrase_stem_key`]): "Атлантику" (a name) is "атлантике" (a node) in another case.
-    let mut push = |entity: String, out: &mut Vec<String>| {
-        let norm = normalize_phrase(&entity);
-        let key = phrase_stem_key(&norm, language).unwrap_or(norm);
-        if !key.is_empty() && !seen.contains(&key) {
-            seen.push(key);
-            out.push(entity);
-        }
-    };
+/// What the query-entity extractor asks of an index's phrase nodes: the single file
+/// ([`Index`]) and the index in pieces ([`crate::split::SplitIndex`], from the phrase pieces it
+/// has loaded) answer alike, so both find the same entities.
+pub trait PhraseLookup {
+    /// The language the index's phrases and questions are read in.
+    fn language(&self) -> Language;
+    /// Whether `t` (normalised) is one of the index's own query stopwords
+    /// ([`crate::index::BuildInfo::query_stopwords`]; the built-in English ones are checked
+    /// apart).
+    fn is_query_stopword(&self, t: &str) -> bool;
+    /// The phrase node `normalized` is, or in Russian a node that is another inflected form of
+    /// it ([`Index::phrase_id_inflected`]).
+    fn phrase(&self, normalized: &str) -> Option<PhraseNode>;
+}
 
-    // 1. Longest phrase matches over the normalised question's units.
-    let norm = normalize_phrase(question);
-    let units = units(&norm);
-    let mut i = 0;
-    while i < units.len() {
-        let mut matched = 0;
+/// A phrase node as [`PhraseLookup::phrase`] finds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhraseNode {
+    /// Its id (phrase nodes are numbered in their sorted order).
+    pub id: u32,
+    /// Its text (normalised).
+    pub text: String,
+    /// Its node specificity `1/|Pᵢ|` (1 for a phrase in no passage), as
+    /// [`crate::index::Index::specificity`] holds it.
+    pub specificity: f32,
+}
+
+impl PhraseLookup for Index {
+    fn language(&self) -> Language {
+        self.header.build.language
+    }
+
+    fn is_query_stopword(&self, t: &str) -> bool {
+        let stored = &self.header.build.query_stopwords;
+        stored.binary_search_by(|w| w.as_str().cmp(t)).is_ok()
+    }
+
+    fn phrase(&self, normalized: &str) -> Option<PhraseNode> {
+        self.phrase_id_inflected(normalized).map(|id| PhraseNode {
+            id,
+            text: self.phrases[id as usize].clone(),
+            specificity: self.specificity[id as usize],
+        })
+    }
+}
+
+/// The candidate phrases of step 1 (module docs): every span of at most [`MAX_SPAN`] units of
+/// the normalised question that [`extract_query_entities`] may look up, whatever the index
+/// holds, in order of start then decreasing length. `stop` tells a stopword.
+fn candidate_spans(norm: &str, stop: &dyn Fn(&str) -> bool) -> Vec<(usize, usize, String)> {
+    let units = units(norm);
+    let mut out = Vec::new();
+    for i in 0..units.len() {
         for len in (1..=MAX_SPAN.min(units.len() - i)).rev() {
             let mut cand = String::new();
             for (k, &(u, space)) in units[i..i + len].iter().enumerate() {
@@ -238,19 +261,41 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
             if word && (stop(&cand) || cand.chars().count() < 2) {
                 continue;
             }
-            if let Some(id) = index.phrase_id_inflected(&cand) {
-                push(index.phrases[id as usize].clone(), &mut out);
-                matched = len;
-                break;
-            }
+            out.push((i, len, cand));
         }
-        i += matched.max(1);
     }
+    out
+}
 
-    // 2. Names (the rules of [`crate::names`], as the indexer's rule extractor applies them)
-    //    and numbers.
+/// Every normalised string [`extract_query_entities`] and the hybrid ranking's seed lookup
+/// ([`crate::fusion::entity_seeds`]) may pass to [`PhraseLookup::phrase`] for `question`,
+/// whatever the index holds: step 1's candidate spans and step 2's names, normalised. Sorted
+/// and distinct. The index in pieces fetches the phrase pieces of these keys (and of their
+/// inflection keys, [`crate::analysis::phrase_stem_key`]) before it extracts.
+pub fn phrase_lookups(question: &str, is_query_stopword: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let stop = |t: &str| is_stopword(t) || is_query_stopword(t);
+    let norm = normalize_phrase(question);
+    let mut out: Vec<String> = candidate_spans(&norm, &stop)
+        .into_iter()
+        .map(|c| c.2)
+        .collect();
+    // English's names are a superset of every language's (Russian only drops a first word).
+    out.extend(
+        names(question, Language::English, &stop)
+            .iter()
+            .map(|n| normalize_phrase(n)),
+    );
+    out.retain(|k| !k.is_empty());
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Step 2 of the module docs: the names and numbers of `question`, in order.
+fn names(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -> Vec<String> {
     let ws = words(question);
     let texts: Vec<&str> = ws.iter().map(|w| w.text).collect();
+    let mut out = Vec::new();
     let mut k = 0;
     while k < ws.len() {
         let starts =
@@ -266,9 +311,54 @@ pub fn extract_query_entities(question: &str, index: &Index) -> Vec<String> {
         let first_word = k == 0 && end == 1 && language == Language::Russian;
         let stopword = end - k == 1 && stop(&normalize_phrase(&text));
         if !(first_word || stopword) {
-            push(text, &mut out);
+            out.push(text);
         }
         k = end;
+    }
+    out
+}
+
+/// Extracts query entities from `question` against the phrase nodes of `index`.
+///
+/// Returns entity strings: normalised phrase strings for phrase matches, original text for
+/// capitalised spans. Deterministic; empty when nothing qualifies. In a Russian index a span
+/// also matches a node that is another inflected form of it
+/// ([`Index::phrase_id_inflected`]); stopwords are the index's own for Russian and Chinese
+/// ([`crate::index::BuildInfo::query_stopwords`]) besides the built-in English ones.
+pub fn extract_query_entities(question: &str, index: &dyn PhraseLookup) -> Vec<String> {
+    let language = index.language();
+    let stop = |t: &str| is_stopword(t) || index.is_query_stopword(t);
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    // Entities are told apart by their normalised text, and in Russian by their inflection key
+    // ([`phrase_stem_key`]): "Атлантику" (a name) is "атлантике" (a node) in another case.
+    let mut push = |entity: String, out: &mut Vec<String>| {
+        let norm = normalize_phrase(&entity);
+        let key = phrase_stem_key(&norm, language).unwrap_or(norm);
+        if !key.is_empty() && !seen.contains(&key) {
+            seen.push(key);
+            out.push(entity);
+        }
+    };
+
+    // 1. Longest phrase matches over the normalised question's units: at each start the
+    //    longest candidate that is a node; a match consumes its units.
+    let norm = normalize_phrase(question);
+    let mut next = 0;
+    for (i, len, cand) in candidate_spans(&norm, &stop) {
+        if i < next {
+            continue;
+        }
+        if let Some(node) = index.phrase(&cand) {
+            push(node.text, &mut out);
+            next = i + len;
+        }
+    }
+
+    // 2. Names (the rules of [`crate::names`], as the indexer's rule extractor applies them)
+    //    and numbers.
+    for name in names(question, language, &stop) {
+        push(name, &mut out);
     }
     out
 }

@@ -13,23 +13,11 @@
 //!   passage node weight 0.05, damping 0.5.
 //! * `dense` — cosine of the query embedding with each passage embedding (the dense baseline).
 //! * `bm25` — BM25 over passage terms ([`crate::bm25`]; the lexical baseline).
-//! * `hybrid` — the graph of `hipporag2` (phrase and passage nodes) with a reset vector that
-//!   mixes three distributions, each normalised to sum 1: the query's BM25 scores over passage
-//!   nodes, weight `1 − phrase_weight`; the seed phrases of `hipporag1`'s linking (query entities
-//!   → nearest phrase nodes, weighted by node specificity), weight `phrase_weight`; and, for an
-//!   index with a neural encoder, the min-max-scaled dense scores over passage nodes, weight
-//!   `dense_weight`. When the index has static word embeddings ([`crate::static_embeddings`]),
-//!   the passage share is instead the reciprocal-rank fusion by page of the BM25 and static
-//!   scores ([`crate::scores::page_rrf`], k = 60, top 100, static weight `static_weight`), and
-//!   of the dense scores too ([`DENSE_RRF_WEIGHT`]; `dense_weight` 0 leaves them out) when a
-//!   query embedding from a neural encoder is given (a semantic-tier site once its model has
-//!   loaded).
-//!   Passages are ranked by their own PPR probability, as in `hipporag2`. With
-//!   no seed the phrase share goes to the passages and vice versa. This is HippoRAG 2's recipe
-//!   (passage nodes seeded by a passage-level score beside phrase seeds) with BM25 (and static
-//!   embeddings) as the passage score, so it needs no neural model at query time; the weights
-//!   were chosen on dev data (README, "Hybrid ranking"), the phrase share per language
-//!   ([`hybrid_phrase_weight`]).
+//! * `hybrid` — BM25 (fused by page with static word embeddings, and with dense scores, when the
+//!   index has them) mixed with the personalized PageRank of the query's seeds over the graph
+//!   of `hipporag2`, the graph's share decided per query: [`crate::fusion`] owns the ranking,
+//!   and the index in pieces ranks with the same function. Passages are ranked by the mix.
+//!   It needs no neural model at query time.
 //!
 //! **Fallback.** A `hipporag1` query with no query entity (the caller's NER and the built-in
 //! extractor found none), or a `hipporag2` query with no fact left (as the reference does), is
@@ -39,8 +27,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Language;
 use crate::encoder::HASHED_NGRAM_ID;
+use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores};
 use crate::index::Index;
 use crate::linking::{
     LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
@@ -48,9 +36,10 @@ use crate::linking::{
 use crate::ppr::{
     PprOptions, PprResult, inverse_degrees, personalized_pagerank, personalized_pagerank_push,
 };
+use crate::ppr_vectors::{PprVector, phrase_ppr_vector};
 use crate::rank::{PhraseScore, RankedPassage, passage_scores, ranked, top_phrases};
 use crate::scores::MinMax;
-use crate::scores::{page_rrf, top_k};
+use crate::scores::top_k;
 use crate::sparse::SparseMatrix;
 use crate::{Error, Result};
 
@@ -192,8 +181,9 @@ pub struct RetrieveOptions {
     /// PPR algorithm (`ppr` in the wasm API's request).
     #[serde(rename = "ppr")]
     pub ppr_method: PprMethod,
-    /// Forward-push residual bound per unit of weighted degree; `None` (the default) takes the
-    /// mode's: [`PUSH_EPSILON`], or [`HYBRID_PUSH_EPSILON`] in hybrid mode.
+    /// Forward-push residual bound per unit of weighted degree; `None` (the default) takes
+    /// [`PUSH_EPSILON`]. (Hybrid mode's seed vectors are computed to
+    /// [`crate::ppr_vectors::PPR_VECTOR_EPSILON`], as the index in pieces stores them.)
     pub push_epsilon: Option<f64>,
     /// Top PPR phrases reported in the explanation.
     pub top_phrases: usize,
@@ -207,18 +197,24 @@ pub struct RetrieveOptions {
     pub linking_candidates: usize,
     /// HippoRAG 2: reset weight scale of passage nodes (reference: 0.05).
     pub passage_node_weight: f64,
-    /// Hybrid: the share of the reset vector on seed phrases (the rest is on passage nodes), in
-    /// [0, 1]; `None` (the default) takes the index language's [`hybrid_phrase_weight`].
+    /// Hybrid: the graph share's weight `w` in [0, 1] ([`crate::fusion`]); `None` (the
+    /// default) decides it per query ([`crate::fusion::graph_weight`]).
     pub phrase_weight: Option<f64>,
-    /// Hybrid, indexes with a neural encoder: the dense passage scores' share of the reset
-    /// vector, added to the BM25 and phrase shares (which sum to 1). With static word
-    /// embeddings the dense scores join their reciprocal-rank fusion by page instead, at
-    /// [`DENSE_RRF_WEIGHT`], and this only turns them off (0) or on (> 0).
+    /// Hybrid, indexes with a neural encoder and no static word embeddings: the dense passage
+    /// scores' share beside BM25's 1 in the passage share ([`crate::fusion::passage_share`]).
+    /// With static word embeddings the dense scores join their reciprocal-rank fusion by page
+    /// instead, at [`crate::fusion::DENSE_RRF_WEIGHT`], and this only turns them off (0) or on
+    /// (> 0).
     pub dense_weight: f64,
     /// Hybrid, indexes with static word embeddings ([`crate::static_embeddings`]): the static
     /// scores' weight beside BM25's 1 in the reciprocal-rank fusion of the two
-    /// ([`crate::scores::page_rrf`]) that replaces BM25 alone on passage nodes.
+    /// ([`crate::scores::page_rrf`]) that makes the passage share.
     pub static_weight: f64,
+    /// Hybrid: seed only the query entities that are phrase nodes ([`entity_seeds`]), as the
+    /// index in pieces does (it cannot scan every phrase embedding). `false` (the default)
+    /// links every entity to its nearest phrase node when its embedding is given
+    /// ([`link_entities`], HippoRAG §3.2), and exactly otherwise.
+    pub exact_seeds: bool,
 }
 
 impl Default for RetrieveOptions {
@@ -240,52 +236,19 @@ impl Default for RetrieveOptions {
             phrase_weight: None,
             dense_weight: HYBRID_DENSE_WEIGHT,
             static_weight: HYBRID_STATIC_WEIGHT,
+            exact_seeds: false,
         }
     }
 }
 
-/// Hybrid mode's default [`RetrieveOptions::phrase_weight`] for English, chosen on
-/// musique_train, HippoRAG's tuning set (README, "Hybrid ranking", has the figures).
-pub const HYBRID_PHRASE_WEIGHT: f64 = 0.9;
-
-/// Hybrid mode's default [`RetrieveOptions::phrase_weight`] for an index of `language`: the share
-/// of the reset vector on seed phrases, in [0, 1].
-///
-/// English: [`HYBRID_PHRASE_WEIGHT`] (0.9, musique_train). Russian 0.1 and Chinese 0.05: chosen on
-/// the `dev` half of XQuAD (the even-numbered of its 48 articles, 612 questions; README,
-/// "Languages: Russian and Chinese", has the sweep and the `test` half), where 0.9 cost 5–6
-/// points of R@2 against BM25: the questions are single-hop and name generic nouns
-/// ("学校", "时间") that make poor seeds, so the phrase graph only breaks BM25's near-ties.
-pub fn hybrid_phrase_weight(language: Language) -> f64 {
-    match language {
-        Language::English => HYBRID_PHRASE_WEIGHT,
-        Language::Russian => 0.1,
-        Language::Chinese => 0.05,
-    }
-}
-
-/// Hybrid mode's default [`RetrieveOptions::dense_weight`] (README, "Hybrid ranking").
+/// Hybrid mode's default [`RetrieveOptions::dense_weight`] (docs/tuning.md, "Hybrid ranking").
 pub const HYBRID_DENSE_WEIGHT: f64 = 8.0;
 /// Hybrid mode's default [`RetrieveOptions::static_weight`]: equal weights in the fusion of
-/// BM25 and static scores (README, "Hybrid ranking", has the dev-split figures).
+/// BM25 and static scores (docs/tuning.md, "Hybrid ranking", has the dev-split figures).
 pub const HYBRID_STATIC_WEIGHT: f64 = 1.0;
 /// Forward push's default residual bound: at 1e-7 push gives the exact top 5 of hipporag1 on
 /// the musique_train questions (tested in `tests/musique_e2e.rs`).
 pub const PUSH_EPSILON: f64 = 1e-7;
-/// Hybrid mode's default residual bound. Its reset vector holds up to a few hundred passage
-/// nodes, and push's work grows with their mass: on Python's docs (511 CoNaLa queries, native)
-/// 1e-7 took 15.2 s for the whole eval run and 1e-6 4.0 s, with page recall@10 0.622 against
-/// 0.623; on musique_train hybrid R@5 is the same at both (72.2 rules, 64.7 GPT-3.5).
-pub const HYBRID_PUSH_EPSILON: f64 = 1e-6;
-/// The dense scores' weight in the hybrid reciprocal-rank fusion by page (indexes with static
-/// word embeddings and a neural encoder: a semantic-tier site), beside BM25's and the static
-/// scores' 1: equal weights, RRF's plain form (README, "Semantic tier", has the figures).
-pub const DENSE_RRF_WEIGHT: f64 = 1.0;
-/// Reciprocal-rank fusion's `k` (Cormack, Clarke & Büttcher, SIGIR 2009: 60).
-pub const RRF_K: f64 = 60.0;
-/// Ranks of each signal that take part in the fusion.
-pub const RRF_DEPTH: usize = 100;
-
 /// The query as the retriever sees it: entities and embeddings computed by the caller.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct QueryInput<'a> {
@@ -486,7 +449,8 @@ impl Retriever {
                     ppr_steps: 0,
                 })
             }
-            Mode::HippoRag1 | Mode::HippoRag2 | Mode::Hybrid => {
+            Mode::Hybrid => self.hybrid(q, opts),
+            Mode::HippoRag1 | Mode::HippoRag2 => {
                 let p = match self.ppr_problem(q, opts)? {
                     Ok(p) => p,
                     Err(why) => return self.dense(q, opts, Some(why)),
@@ -527,21 +491,23 @@ impl Retriever {
     ///   `reset` = the seed weights of [`fact_seeds`] on phrases, plus on every passage node
     ///   `|N| + j` its min-max-normalised dense score × `passage_node_weight`.
     ///
-    /// The reset vector is unnormalised (PPR rescales it to sum 1, as igraph does).
+    /// The reset vector is unnormalised (PPR rescales it to sum 1, as igraph does). The
+    /// `hybrid` mode sums each seed's own PPR vector instead ([`crate::fusion`]) and poses no
+    /// single problem.
     ///
     /// Returns `Ok(Err(reason))` when the query has no seed (no query entity; no fact left), the
     /// case `retrieve` answers by dense ranking with that reason as [`RetrieveResult::fallback`].
     ///
     /// # Errors
-    /// As [`Retriever::retrieve`]; [`Error::InvalidRequest`] for `Mode::Dense` (no PPR).
+    /// As [`Retriever::retrieve`]; [`Error::InvalidRequest`] for `dense`, `bm25` and `hybrid`.
     pub fn ppr_problem(
         &self,
         q: &QueryInput<'_>,
         opts: &RetrieveOptions,
     ) -> Result<std::result::Result<PprProblem<'_>, String>> {
         match opts.mode {
-            Mode::Dense | Mode::Bm25 => Err(Error::InvalidRequest(format!(
-                "{} mode runs no personalized PageRank",
+            Mode::Dense | Mode::Bm25 | Mode::Hybrid => Err(Error::InvalidRequest(format!(
+                "{} mode poses no single personalized PageRank problem",
                 opts.mode
             ))),
             Mode::HippoRag1 => {
@@ -559,7 +525,6 @@ impl Retriever {
                 }))
             }
             Mode::HippoRag2 => self.hipporag2_problem(q, opts),
-            Mode::Hybrid => self.hybrid_problem(q, opts),
         }
     }
 
@@ -644,31 +609,17 @@ impl Retriever {
         }))
     }
 
-    fn hybrid_problem(
-        &self,
-        q: &QueryInput<'_>,
-        opts: &RetrieveOptions,
-    ) -> Result<std::result::Result<PprProblem<'_>, String>> {
+    /// The `hybrid` mode ([`crate::fusion`]): the passage share of BM25 (and the static and
+    /// dense scores), the graph share of the seeds' PPR vectors, mixed by the graph weight.
+    /// The explanation's phrases and contributions come from the seeds' whole walk (the
+    /// vectors keep only each seed's best passages).
+    fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
         let lexical = self.bm25_scores(q)?;
-        let semantic = if opts.static_weight > 0.0 {
+        let statics = if opts.static_weight > 0.0 {
             self.static_scores(q)
         } else {
             None
         };
-        let Some((graph, inv_degree)) = &self.passage_graph else {
-            unreachable!("an index with BM25 has its passage graph")
-        };
-        let phrase_weight = opts
-            .phrase_weight
-            .unwrap_or_else(|| hybrid_phrase_weight(self.index.header.build.language));
-        // With no phrase share the explanation lists no seed: none would carry weight.
-        let mut seeds = if phrase_weight > 0.0 {
-            self.entity_seeds(q, opts)?
-        } else {
-            Vec::new()
-        };
-        let n = self.index.phrases.len();
-        let mut reset = vec![0.0; graph.rows()];
         let dense = match q.query_embedding {
             Some(qe)
                 if opts.dense_weight > 0.0 && self.index.header.encoder.id != HASHED_NGRAM_ID =>
@@ -677,63 +628,76 @@ impl Retriever {
             }
             _ => None,
         };
-        // BM25 alone, or fused by page with the static and dense scores ([`page_rrf`]).
-        let mut signals: Vec<(&[f64], f64)> = vec![(&lexical, 1.0)];
-        if let Some(st) = &semantic {
-            signals.push((st, opts.static_weight));
-        }
-        // Dense scores join the fusion by page when there is one (a site with static
-        // embeddings); otherwise they get their own min-max share of the reset vector, as
-        // chosen on musique_train (there RRF gave R@5 64.6 against 67.4).
-        let dense_in_rrf = semantic.is_some();
-        if let (Some(d), true) = (&dense, dense_in_rrf) {
-            signals.push((d, DENSE_RRF_WEIGHT));
-        }
-        let fused =
-            (signals.len() > 1).then(|| page_rrf(&signals, &self.index.pages, RRF_K, RRF_DEPTH));
-        let passage_share = fused.unwrap_or(lexical);
-        let phrase_mass: f64 = seeds.iter().map(|s| s.weight).sum();
-        let passage_mass: f64 = passage_share.iter().sum();
-        let passage_signal = passage_mass > 0.0;
-        if phrase_mass <= 0.0 && !passage_signal {
-            return Ok(Err(
-                "no query entity and no query term in the index: ranked by dense retrieval".into(),
-            ));
-        }
-        // Each signal is a distribution over its nodes; the reset vector mixes them.
-        let (wp, wb) = match (phrase_mass > 0.0, passage_signal) {
-            (true, true) => (phrase_weight, 1.0 - phrase_weight),
-            (true, false) => (1.0, 0.0),
-            (false, _) => (0.0, 1.0),
+        let Some((graph, inv_degree)) = &self.passage_graph else {
+            unreachable!("an index with BM25 has its passage graph")
         };
-        // Each seed's weight becomes its share of the reset vector, as the explanation shows it.
+        let n = self.index.phrases.len();
+        // With no graph share the explanation lists no seed: none would carry weight.
+        let embedded = q.embeddings.len() == q.entities.len() * self.index.dim();
+        let mut seeds = if opts.phrase_weight == Some(0.0) || opts.damping == 0.0 {
+            Vec::new()
+        } else if opts.exact_seeds || !embedded || q.entities.is_empty() {
+            entity_seeds(q.entities, &self.index)
+        } else {
+            // Nearest phrase nodes; a node linked twice is one seed (as `reset_vector` keeps it).
+            let mut linked = self.entity_seeds(q, opts)?;
+            let mut seen = std::collections::HashSet::new();
+            linked.retain(|s| seen.insert(s.phrase_id));
+            linked
+        };
+        let vectors = seeds
+            .iter()
+            .map(|s| phrase_ppr_vector(graph, inv_degree, n, s.phrase_id, opts.damping))
+            .collect::<Result<Vec<PprVector>>>()?;
+        let weighted: Vec<(f64, &PprVector)> =
+            seeds.iter().map(|s| s.weight).zip(&vectors).collect();
+        let signals = PassageSignals {
+            bm25: &lexical,
+            statics: statics.as_deref(),
+            dense: dense.as_deref(),
+            pages: &self.index.pages,
+        };
+        let weights = HybridWeights {
+            static_weight: opts.static_weight,
+            dense_weight: opts.dense_weight,
+            phrase_weight: opts.phrase_weight,
+        };
+        let Some(h) = hybrid_scores(&signals, &weighted, &weights) else {
+            return self.dense(
+                q,
+                opts,
+                Some(
+                    "no query entity and no query term in the index: ranked by dense retrieval"
+                        .into(),
+                ),
+            );
+        };
+        if h.graph_weight == 0.0 {
+            seeds.clear();
+        }
+        // Each seed's weight becomes its share of the score, as the explanation shows it.
+        let mass: f64 = seeds.iter().map(|s| s.weight).sum();
         for s in &mut seeds {
-            s.weight *= wp / phrase_mass;
-            reset[s.phrase_id as usize] += s.weight;
+            s.weight *= h.graph_weight / mass;
         }
-        if passage_signal {
-            for (r, &b) in reset[n..].iter_mut().zip(&passage_share) {
-                *r += wb * b / passage_mass;
-            }
-        }
-        if let (Some(d), false) = (&dense, dense_in_rrf) {
-            let range = MinMax::of(d.iter().copied());
-            let scaled: Vec<f64> = d.iter().map(|&x| range.scale(x)).collect();
-            let total: f64 = scaled.iter().sum();
-            if total > 0.0 {
-                for (j, x) in scaled.iter().enumerate() {
-                    reset[n + j] += opts.dense_weight * x / total;
-                }
-            }
-        }
-        Ok(Ok(PprProblem {
+        let walk = if seeds.is_empty() {
+            None
+        } else {
+            let reset = reset_vector(graph.rows(), &seeds);
+            Some(self.run_ppr(graph, inv_degree, &reset, opts)?)
+        };
+        let top = top_k(&h.scores, opts.top_k);
+        let walked = walk.as_ref().map(|w| w.scores.as_slice());
+        Ok(RetrieveResult {
             mode: Mode::Hybrid,
-            graph,
-            inv_degree,
-            reset,
-            seeds,
+            fallback: None,
             facts: Vec::new(),
-        }))
+            top_phrases: walked
+                .map_or_else(Vec::new, |w| top_phrases(&self.index, w, opts.top_phrases)),
+            passages: ranked(&self.index, &top, walked, opts.contributions),
+            ppr_steps: walk.as_ref().map_or(0, PprResult::steps),
+            seeds,
+        })
     }
 
     fn run_ppr(
@@ -762,10 +726,7 @@ impl Retriever {
                 inv_degree,
                 reset,
                 opts.damping,
-                opts.push_epsilon.unwrap_or(match opts.mode {
-                    Mode::Hybrid => HYBRID_PUSH_EPSILON,
-                    _ => PUSH_EPSILON,
-                }),
+                opts.push_epsilon.unwrap_or(PUSH_EPSILON),
             ),
         }
     }

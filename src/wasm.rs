@@ -38,18 +38,20 @@ export interface RetrieveRequest {
   linkingTopK?: number;
   /** HippoRAG 2: passage-node reset weight (default 0.05). */
   passageNodeWeight?: number;
-  /** Hybrid: the seed phrases' share of the reset vector, in [0, 1] (default by the index's language: 0.9 English, 0.1 Russian, 0.05 Chinese; the rest is BM25's). */
+  /** Hybrid: the graph share's weight, in [0, 1] (default: decided per query from how far BM25's best passage stands above its second; the rest is the passage share's). */
   phraseWeight?: number;
   /** Hybrid, neural encoders only: the dense passage scores' share (default 8). */
   denseWeight?: number;
   /** Hybrid, indexes with static word embeddings: their weight beside BM25's 1 in the fusion by page (default 1; 0 = BM25 alone). */
   staticWeight?: number;
+  /** Hybrid: seed only the entities that are phrase nodes, as a site's index in pieces does (default false: each entity's nearest phrase node when `embeddings` are given). */
+  exactSeeds?: boolean;
   damping?: number;
   tolerance?: number;
   maxIterations?: number;
-  /** PPR algorithm: "auto" (push for hipporag1 and hybrid, the exact solver for hipporag2), "exact" or "push". */
+  /** PPR algorithm: "auto" (push for hipporag1 and hybrid's explanation, the exact solver for hipporag2), "exact" or "push". */
   ppr?: "auto" | "exact" | "push";
-  /** Forward-push residual bound (default 1e-7; 1e-6 in hybrid mode). */
+  /** Forward-push residual bound (default 1e-7). */
   pushEpsilon?: number;
   topPhrases?: number;
   contributions?: number;

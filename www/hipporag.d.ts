@@ -78,7 +78,7 @@ export interface SearchOptions {
   entities?: string[];
   /** HippoRAG 2: facts linked and seed phrases kept (default 5). */
   linkingTopK?: number;
-  /** Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] (default by the index's language: 0.9 English, 0.1 Russian, 0.05 Chinese; sites 0). */
+  /** Hybrid mode: the graph share's weight, in [0, 1] (default: decided per query from how far BM25's best passage stands above its second). */
   phraseWeight?: number;
 }
 

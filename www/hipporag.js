@@ -89,8 +89,9 @@ export class HippoRAG {
   /**
    * Ranks passages for `question`.
    * @param {string} question
-   * `useEncoder: false` ranks without calling `encode()`: no query embedding and no phrase
-   * seeds, so only `bm25` and `hybrid` (its BM25 and static word-embedding scores) can answer.
+   * `useEncoder: false` ranks without calling `encode()`: no query embedding, so only `bm25`
+   * and `hybrid` (its BM25, static word-embedding and graph shares; the built-in extractor's
+   * entities seed the graph) can answer, as a site's index in pieces does.
    * A site whose model-backed encoder is still loading shows these results first.
    * @param {{topK?: number, mode?: "hipporag1"|"hipporag2"|"dense"|"bm25"|"hybrid", entities?: string[], linkingTopK?: number, phraseWeight?: number, damping?: number, useEncoder?: boolean}} [opts]
    * @returns {Promise<import("./hipporag_wasm.js").RetrieveResult & {entities: string[], timings: object}>}
@@ -101,8 +102,9 @@ export class HippoRAG {
     if (!useEncoder) {
       if (mode !== "bm25" && mode !== "hybrid")
         throw new Error(`search: useEncoder: false needs mode "bm25" or "hybrid" (got ${mode ?? "the default"})`);
-      const result = this.retriever.retrieve({ question, topK, mode, phraseWeight: 0, ...ppr });
-      result.entities = [];
+      const ents = mode === "hybrid" ? (entities ?? this.retriever.extractEntities(question)) : [];
+      const result = this.retriever.retrieve({ question, topK, mode, entities: ents, embeddings: new Float32Array(0), exactSeeds: true, phraseWeight, ...ppr });
+      result.entities = ents;
       result.timings = { entitiesMs: 0, encodeMs: 0, retrieveMs: performance.now() - t0 };
       return result;
     }

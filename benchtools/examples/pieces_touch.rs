@@ -18,7 +18,7 @@ use std::io::Read;
 
 use hipporag_indexer::split::{SplitOptions, split_index};
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::retriever::{HYBRID_STATIC_WEIGHT, Mode};
+use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 use hipporag_wasm::split::{SplitIndex, piece_name};
 
 fn gunzip(b: &[u8]) -> Vec<u8> {
@@ -86,6 +86,7 @@ fn main() {
             &SplitOptions {
                 term_piece_bytes: term,
                 cluster_piece_bytes: cluster,
+                phrase_piece_bytes: hipporag_indexer::split::PHRASE_PIECE_BYTES,
                 fragment_piece_bytes: frag,
                 fragment_text_chars: chars,
             },
@@ -99,8 +100,8 @@ fn main() {
         let mut split = SplitIndex::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
         let mut seen: HashSet<String> = HashSet::new();
         let mut per_query = Vec::new();
-        // The first query's bytes by kind: term, cluster, fragment pieces.
-        let mut first_kinds = [0usize; 3];
+        // The first query's bytes by kind: term, cluster, fragment, phrase pieces.
+        let mut first_kinds = [0usize; 4];
         let mut term_bytes = 0usize;
         for q in &qs {
             let kinds = ask(&mut split, &q.question, &by_name, &mut seen);
@@ -145,25 +146,26 @@ fn main() {
             term_bytes as f64 / qs.len() as f64 / 1e3
         );
         println!(
-            "       first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB",
+            "       first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB, phrases {:.1} KB",
             files.meta.bytes.len() as f64 / 1e3,
             first_kinds[0] as f64 / 1e3,
             first_kinds[1] as f64 / 1e3,
-            first_kinds[2] as f64 / 1e3
+            first_kinds[2] as f64 / 1e3,
+            first_kinds[3] as f64 / 1e3
         );
     }
 }
 
 /// Asks `question` of `split` as a page would: loads the term and cluster pieces it lacks,
 /// ranks, and takes the fragment pieces of its top 10 pages. Returns the stored bytes of the
-/// pieces not in `seen` (which it extends), by kind: term, cluster, fragment.
+/// pieces not in `seen` (which it extends), by kind: term, cluster, fragment, phrase.
 fn ask(
     split: &mut SplitIndex,
     question: &str,
     by_name: &BTreeMap<&str, &[u8]>,
     seen: &mut HashSet<String>,
-) -> [usize; 3] {
-    let mut kinds = [0usize; 3];
+) -> [usize; 4] {
+    let mut kinds = [0usize; 4];
     let mut fetch = |name: String, kind: usize| -> &[u8] {
         let stored = by_name[name.as_str()];
         if seen.insert(name) {
@@ -177,6 +179,12 @@ fn ask(
             .add_term_piece(i, &gunzip(stored))
             .expect("term piece");
     }
+    for i in split.missing_phrase_pieces(question) {
+        let stored = fetch(piece_name(split.phrase_piece_hash(i).expect("piece")), 3);
+        split
+            .add_phrase_piece(i, &gunzip(stored))
+            .expect("phrase piece");
+    }
     for c in split.missing_cluster_pieces(question).expect("terms") {
         let stored = fetch(piece_name(split.cluster_piece_hash(c).expect("piece")), 1);
         split
@@ -184,7 +192,14 @@ fn ask(
             .expect("cluster piece");
     }
     let ranked = split
-        .search(question, Mode::Hybrid, HYBRID_STATIC_WEIGHT, 80)
+        .search(
+            question,
+            &RetrieveOptions {
+                mode: Mode::Hybrid,
+                top_k: 80,
+                ..RetrieveOptions::default()
+            },
+        )
         .expect("search");
     let mut pages = Vec::new();
     for (j, s) in ranked {

@@ -14,7 +14,8 @@
 //!
 //! `cargo run --release -p hipporag-benchtools --example static_codes -- INDEX QUESTIONS SPLIT`
 
-use hipporag_wasm::retriever::{QueryInput, RRF_DEPTH, RRF_K, Retriever};
+use hipporag_wasm::fusion::{RRF_DEPTH, RRF_K};
+use hipporag_wasm::retriever::{QueryInput, Retriever};
 use hipporag_wasm::scores::page_rrf;
 
 fn bits(v: &[f32]) -> Vec<f32> {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::eval::{EvalSet, evaluate, gold_ranks, load_page_questions, load_questions};
-use hipporag_wasm::retriever::{HYBRID_DENSE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions};
+use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load, unit_interval};
 
@@ -36,26 +36,28 @@ pub(crate) struct EvalArgs {
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
-    /// Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] [default: the index
-    /// language's: 0.9 English, 0.1 Russian, 0.05 Chinese].
+    /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query from how
+    /// far BM25's best passage stands above its second].
     #[arg(long, value_parser = unit_interval)]
     pub(crate) phrase_weight: Option<f64>,
-    /// Hybrid mode, neural encoders: the dense passage scores' share of the reset vector.
-    #[arg(long, default_value_t = HYBRID_DENSE_WEIGHT)]
+    /// Hybrid mode, neural encoders: the dense passage scores' share beside BM25's 1.
+    #[arg(long, default_value_t = RetrieveOptions::default().dense_weight)]
     pub(crate) dense_weight: f64,
     /// Hybrid mode, indexes with static word embeddings: their weight beside BM25's 1 in the
     /// reciprocal-rank fusion by page (0 = BM25 alone).
-    #[arg(long, default_value_t = HYBRID_STATIC_WEIGHT)]
+    #[arg(long, default_value_t = RetrieveOptions::default().static_weight)]
     pub(crate) static_weight: f64,
-    /// PPR damping factor of every graph mode (HippoRAG: 0.5). 0 ranks passages by the reset
-    /// vector alone, as a site's pages do in hybrid mode (hipporag-entry.json's
-    /// `search.damping`); hipporag1's rows are then meaningless.
-    #[arg(long, default_value_t = 0.5)]
+    /// Hybrid mode: seed only the query entities that are phrase nodes, as a site's index in
+    /// pieces does (its pages rank exactly as this).
+    #[arg(long)]
+    pub(crate) exact_seeds: bool,
+    /// PPR damping factor of every graph mode (HippoRAG: 0.5). 0 leaves the graph out: hybrid
+    /// ranks by its passage share alone.
+    #[arg(long, default_value_t = RetrieveOptions::default().damping)]
     pub(crate) damping: f64,
     /// Also rank every question through the index in pieces of this site output directory
     /// (`DIR/_hipporag`, as `hipporag site --full-index` writes it beside the single file) in
-    /// bm25 and hybrid, and fail unless both give the same top-k (passages and scores). Needs
-    /// `--damping 0 --phrase-weight 0` (a site's defaults).
+    /// bm25 and hybrid, and fail unless both give the same top-k (passages and scores).
     #[arg(long)]
     pub(crate) pieces: Option<PathBuf>,
     /// Write every mode's ranking of every question to this JSON file: `[{mode, runs: [{id,
@@ -103,6 +105,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
             dense_weight: a.dense_weight,
             static_weight: a.static_weight,
             damping: a.damping,
+            exact_seeds: a.exact_seeds,
             ..Default::default()
         },
         pages,
@@ -195,11 +198,11 @@ fn check_pieces(
     set: &EvalSet<'_>,
 ) -> Result<()> {
     use hipporag_indexer::Error;
-    let entry_path = dir.join("hipporag-entry.json");
-    let entry: serde_json::Value =
+    let entry_path = dir.join(hipporag_indexer::site::ENTRY_FILE);
+    let entry: hipporag_indexer::site::SiteEntry =
         serde_json::from_slice(&std::fs::read(&entry_path).map_err(|e| Error::io(&entry_path, e))?)
             .map_err(|e| Error::InvalidRequest(format!("{}: {e}", entry_path.display())))?;
-    let Some(meta) = entry["pieces"].as_str() else {
+    let Some(meta) = entry.pieces.as_deref() else {
         return Err(Error::InvalidRequest(format!(
             "{}: no \"pieces\" (a lean site's index in pieces)",
             entry_path.display()

@@ -1,11 +1,12 @@
 //! `hipporag pieces INDEX --out DIR`: an index file as the index in pieces a page fetches
 //! (`hipporag_indexer::split`), the way `hipporag site` writes a lean site's: `DIR/index/*.bin`
-//! and `DIR/hipporag-entry.json` (the meta piece and the search defaults). Written to a
+//! and `DIR/hipporag-entry.json` ([`SiteEntry`]: the meta piece and the search defaults). Written to a
 //! temporary sibling and renamed over DIR, so a failed run leaves DIR as it was.
 
 use std::path::PathBuf;
 
 use clap::Args;
+use hipporag_indexer::site::{ENTRY_FILE, SearchDefaults, SiteEntry};
 use hipporag_indexer::split::{SplitOptions, split_index};
 use hipporag_indexer::{Error, Result};
 use hipporag_wasm::index::IndexData;
@@ -24,6 +25,9 @@ pub(crate) struct PiecesArgs {
     /// uncompressed bytes (a cluster as large or larger is a piece of its own).
     #[arg(long, default_value_t = SplitOptions::default().cluster_piece_bytes)]
     pub(crate) cluster_piece_bytes: usize,
+    /// Phrase pieces end at the first key past this many uncompressed bytes.
+    #[arg(long, default_value_t = SplitOptions::default().phrase_piece_bytes)]
+    pub(crate) phrase_piece_bytes: usize,
     /// Fragment pieces end at the first passage past this many uncompressed bytes.
     #[arg(long, default_value_t = SplitOptions::default().fragment_piece_bytes)]
     pub(crate) fragment_piece_bytes: usize,
@@ -42,6 +46,7 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
     let opts = SplitOptions {
         term_piece_bytes: a.term_piece_bytes,
         cluster_piece_bytes: a.cluster_piece_bytes,
+        phrase_piece_bytes: a.phrase_piece_bytes,
         fragment_piece_bytes: a.fragment_piece_bytes,
         fragment_text_chars: a.fragment_text_chars,
     };
@@ -53,29 +58,28 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
         let path = dir.join(&p.name);
         std::fs::write(&path, &p.bytes).map_err(|e| Error::io(&path, e))?;
     }
-    let entry = serde_json::json!({
-        "pieces": format!("index/{}", files.meta.name),
-        "search": { "mode": "hybrid", "phraseWeight": 0.0, "damping": 0.0 },
-        "encoder": data.header.encoder,
-        "counts": data.header.counts,
-        "generator": data.header.build.generator,
-    });
-    let path = tmp.path().join("hipporag-entry.json");
-    std::fs::write(
-        &path,
-        serde_json::to_string_pretty(&entry).expect("serialisable") + "\n",
-    )
-    .map_err(|e| Error::io(&path, e))?;
+    let entry = SiteEntry {
+        pieces: Some(format!("index/{}", files.meta.name)),
+        index: None,
+        search: SearchDefaults::default(),
+        languages: Vec::new(),
+        encoder: data.header.encoder.clone(),
+        counts: data.header.counts.clone(),
+        generator: data.header.build.generator.clone(),
+    };
+    let path = tmp.path().join(ENTRY_FILE);
+    std::fs::write(&path, entry.to_json()).map_err(|e| Error::io(&path, e))?;
     hipporag_indexer::files::replace_dir(tmp, &a.out)?;
     let bytes: usize =
         files.meta.bytes.len() + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
     log::info!(
-        "{}: meta piece {}, {} term, {} cluster, {} fragment pieces, {bytes} bytes",
+        "{}: meta piece {}, {} term, {} cluster, {} phrase, {} fragment pieces, {bytes} bytes",
         a.out.display(),
         files.meta.name,
         files.counts[0],
         files.counts[1],
-        files.counts[2]
+        files.counts[2],
+        files.counts[3]
     );
     Ok(())
 }

@@ -27,14 +27,12 @@ pub(crate) struct QueryArgs {
     /// Print the result as JSON (the same shape the wasm API returns).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Hybrid mode: the seed phrases' share of the reset vector, in [0, 1] [default: the index
-    /// language's: 0.9 English, 0.1 Russian, 0.05 Chinese] (a site's pages use 0, its
-    /// hipporag-entry.json's `search.phraseWeight`).
+    /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query from how
+    /// far BM25's best passage stands above its second].
     #[arg(long, value_parser = unit_interval)]
     pub(crate) phrase_weight: Option<f64>,
-    /// PPR damping factor (HippoRAG: 0.5; a site's pages use 0 in hybrid mode, its
-    /// hipporag-entry.json's `search.damping`: passages ranked by the reset vector).
-    #[arg(long, default_value_t = 0.5)]
+    /// PPR damping factor (HippoRAG: 0.5). 0 leaves the graph out.
+    #[arg(long, default_value_t = RetrieveOptions::default().damping)]
     pub(crate) damping: f64,
     /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].

@@ -223,10 +223,11 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     }
     let written = match (&r.pieces_meta, &r.index_file) {
         (Some(_), index) => format!(
-            "index in pieces: {} term, {} cluster, {} fragment pieces ({} bytes){}",
+            "index in pieces: {} term, {} cluster, {} phrase, {} fragment pieces ({} bytes){}",
             r.piece_counts[0],
             r.piece_counts[1],
             r.piece_counts[2],
+            r.piece_counts[3],
             r.pieces_bytes,
             index.as_ref().map_or(String::new(), |f| format!(
                 "; {f} ({} bytes)",

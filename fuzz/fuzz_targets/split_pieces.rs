@@ -1,12 +1,13 @@
-//! Term and cluster pieces (decompressed) against a small valid meta piece: any bytes give a
-//! piece or a format error; once accepted, searching with it never panics.
+//! Term, cluster and phrase pieces (decompressed) against a small valid meta piece: any bytes
+//! give a piece or a format error; once accepted, searching with it never panics.
 #![no_main]
 
 use hipporag_wasm::analysis::Language;
 use hipporag_wasm::bm25::Bm25Params;
-use hipporag_wasm::retriever::Mode;
+use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 use hipporag_wasm::split::{
-    BytePlanes, ClusterRef, FragmentRange, SplitIndex, SplitMeta, StaticMeta, TermRange, encode_piece, tag,
+    BytePlanes, ClusterRef, FragmentRange, PhraseRange, SplitIndex, SplitMeta, StaticMeta, TermRange,
+    encode_piece, tag,
 };
 
 fn meta() -> SplitIndex {
@@ -48,6 +49,19 @@ fn meta() -> SplitIndex {
             first: 0,
             hash: [4; 8],
         }],
+        phrases: 5,
+        phrase_pieces: vec![
+            PhraseRange {
+                first: String::new(),
+                hash: [5; 8],
+            },
+            PhraseRange {
+                first: "s".into(),
+                hash: [6; 8],
+            },
+        ],
+        query_stopwords: Vec::new(),
+        damping: 0.5,
     };
     SplitIndex::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
 }
@@ -58,15 +72,24 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let mut s = meta();
     let q = "list sort zebra";
-    let ok = match which % 4 {
+    let ok = match which % 6 {
         0 => s.add_term_piece(0, bytes),
         1 => s.add_term_piece(1, bytes),
         2 => s.add_cluster_piece(0, bytes),
-        _ => s.add_cluster_piece(1, bytes),
+        3 => s.add_cluster_piece(1, bytes),
+        4 => s.add_phrase_piece(0, bytes),
+        _ => s.add_phrase_piece(1, bytes),
     };
     if ok.is_ok() {
         let _ = s.missing_cluster_pieces(q);
-        let _ = s.search(q, Mode::Hybrid, 1.0, 10);
-        let _ = s.search(q, Mode::Bm25, 1.0, 10);
+        let _ = s.missing_phrase_pieces(q);
+        for mode in [Mode::Hybrid, Mode::Bm25] {
+            let opts = RetrieveOptions {
+                mode,
+                top_k: 10,
+                ..RetrieveOptions::default()
+            };
+            let _ = s.search(q, &opts);
+        }
     }
 });

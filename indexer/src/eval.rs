@@ -312,14 +312,13 @@ pub struct PiecesDisagreement {
     pub pieces: Vec<(u32, f64)>,
 }
 
-/// Ranks every question in `bm25` and `hybrid` (with `options`' damping, which must be 0, and
-/// phrase weight 0) through the single file and through the index in pieces read from `dir`,
-/// top `top_k`, and returns where they differ (passage ids or score bits): the check that
-/// pieces and single file give the same answers.
+/// Ranks every question in `bm25` and `hybrid` (with `options`) through the single file and
+/// through the index in pieces read from `dir`, top `top_k`, and returns where they differ
+/// (passage ids or score bits): the check that pieces and single file give the same answers.
 ///
 /// # Errors
-/// [`Error::InvalidRequest`] for options the pieces do not serve; a retrieval's or a piece's
-/// error.
+/// A retrieval's or a piece's error (options the pieces do not serve among them: another
+/// damping than the phrase pieces were built at).
 pub fn pieces_disagreements(
     retriever: &Retriever,
     dir: &crate::split::PieceDir,
@@ -328,22 +327,20 @@ pub fn pieces_disagreements(
     options: &RetrieveOptions,
     top_k: usize,
 ) -> Result<Vec<PiecesDisagreement>> {
-    if options.damping != 0.0 || options.phrase_weight != Some(0.0) {
-        return Err(Error::InvalidRequest(
-            "the index in pieces ranks with damping 0 and phrase weight 0 (a site's defaults)"
-                .into(),
-        ));
-    }
     let mut out = Vec::new();
     for q in questions {
         for mode in [Mode::Bm25, Mode::Hybrid] {
             let opts = RetrieveOptions {
                 mode,
                 top_k,
+                exact_seeds: true,
                 ..options.clone()
             };
+            // The single file with the built-in extractor's entities, as the page finds them.
+            let entities = retriever.extract_entities(&q.question);
             let input = hipporag_wasm::retriever::QueryInput {
                 question: Some(&q.question),
+                entities: &entities,
                 ..Default::default()
             };
             // A question with no term in the index: the single file falls back to dense
@@ -353,7 +350,7 @@ pub fn pieces_disagreements(
                 Err(_) => Vec::new(),
             };
             let pieces: Vec<(u32, f64)> = dir
-                .search(split, &q.question, mode, options.static_weight, top_k)?
+                .search(split, &q.question, &opts)?
                 .into_iter()
                 .map(|(j, s)| (j as u32, s))
                 .collect();

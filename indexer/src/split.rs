@@ -2,8 +2,10 @@
 //! an [`IndexData`] with BM25: the meta piece, term pieces cut at key boundaries every
 //! [`SplitOptions::term_piece_bytes`], cluster pieces of the static embeddings' IVF clusters
 //! (one cluster each, the small ones together up to [`SplitOptions::cluster_piece_bytes`]),
-//! and fragment pieces of passages in passage order (each passage's text cut to
-//! [`SplitOptions::fragment_text_chars`]), cut every [`SplitOptions::fragment_piece_bytes`].
+//! phrase pieces of the phrase nodes in key order with their node specificity and PPR vector
+//! (cut every [`SplitOptions::phrase_piece_bytes`]), and fragment pieces of passages in passage
+//! order (each passage's text cut to [`SplitOptions::fragment_text_chars`]), cut every
+//! [`SplitOptions::fragment_piece_bytes`].
 //!
 //! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
 //! level 9 with no file name and mtime 0; the meta and term pieces with a sync flush between
@@ -13,12 +15,14 @@ use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use hipporag_wasm::index::{IndexData, passage_pages};
-use hipporag_wasm::retriever::Mode;
+use hipporag_wasm::index::{Index, IndexData, passage_pages};
+use hipporag_wasm::ppr::inverse_degrees;
+use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
+use hipporag_wasm::retriever::RetrieveOptions;
 use hipporag_wasm::split::{
-    BytePlanes, ClusterPiece, ClusterRef, FragmentRange, PieceHash, PieceSections, SplitIndex,
-    SplitMeta, StaticMeta, StoredTermPiece, TermPiece, TermRange, encode_piece, parse_piece_name,
-    piece_hash, piece_name, tag,
+    BytePlanes, ClusterPiece, ClusterRef, FragmentRange, FrontCoded, PhrasePiece, PhraseRange,
+    PieceHash, PieceSections, SplitIndex, SplitMeta, StaticMeta, StoredTermPiece, TermPiece,
+    TermRange, encode_piece, parse_piece_name, piece_hash, piece_name, tag,
 };
 use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
@@ -33,6 +37,8 @@ pub struct SplitOptions {
     /// many to a piece as fit in this, so that a cluster this large or larger is a piece of
     /// its own and smaller ones share.
     pub cluster_piece_bytes: usize,
+    /// Phrase pieces: phrase keys with their passage counts and PPR vectors.
+    pub phrase_piece_bytes: usize,
     /// Fragment pieces: the JSON of runs of passages.
     pub fragment_piece_bytes: usize,
     /// Characters of each passage's text a fragment holds (what a result's `data()` gives as
@@ -51,11 +57,15 @@ impl Default for SplitOptions {
         Self {
             term_piece_bytes: 10_000,
             cluster_piece_bytes: 3_000,
+            phrase_piece_bytes: PHRASE_PIECE_BYTES,
             fragment_piece_bytes: 19_000,
             fragment_text_chars: DEFAULT_FRAGMENT_TEXT_CHARS,
         }
     }
 }
+
+/// [`SplitOptions::phrase_piece_bytes`] by default (docs/index-format.md, "Phrase pieces").
+pub const PHRASE_PIECE_BYTES: usize = 6_000;
 
 /// [`SplitOptions::fragment_text_chars`] by default: what a result shows, its 190-character
 /// excerpt (`hipporag-site.js`), so that a result costs a fragment piece of short texts
@@ -99,10 +109,10 @@ pub struct Piece {
 pub struct SplitIndexFiles {
     /// The meta piece (its name goes into `hipporag-entry.json`).
     pub meta: Piece,
-    /// Term, cluster and fragment pieces, in that order.
+    /// Term, cluster, phrase and fragment pieces, in that order.
     pub pieces: Vec<Piece>,
-    /// Term, cluster and fragment piece counts.
-    pub counts: [usize; 3],
+    /// Term, cluster, phrase and fragment piece counts.
+    pub counts: [usize; 4],
 }
 
 fn gzip(bytes: &[u8]) -> Piece {
@@ -262,6 +272,11 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         }
     }
 
+    // Phrase pieces: the phrase nodes (and Russian inflection keys) in key order, each with its
+    // |P_i| and PPR vector, cut between keys.
+    let damping = RetrieveOptions::default().damping;
+    let (phrases_meta, phrase_count) = phrase_pieces(data, damping, opts, &mut pieces)?;
+
     // Fragment pieces: runs of passages in passage order (a page's passages together), cut
     // every `fragment_piece_bytes` of JSON.
     let pages = passage_pages(&data.passages);
@@ -302,7 +317,12 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         .collect();
     stopwords.sort_unstable();
     stopwords.dedup();
-    let counts = [terms.len(), clusters.len(), fragments.len()];
+    let counts = [
+        terms.len(),
+        clusters.len(),
+        phrases_meta.len(),
+        fragments.len(),
+    ];
     let meta = SplitMeta {
         passages: data.passages.len() as u32,
         pages,
@@ -319,12 +339,145 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         terms,
         clusters,
         fragments,
+        phrases: phrase_count,
+        phrase_pieces: phrases_meta,
+        query_stopwords: data.header.build.query_stopwords.clone(),
+        damping,
     };
     Ok(SplitIndexFiles {
         meta: gzip_sections(&meta.sections()),
         pieces,
         counts,
     })
+}
+
+/// Every phrase node's PPR vector at `damping` ([`phrase_ppr_vector`] over HippoRAG 2's graph
+/// of `index`), in phrase order; in parallel with the `parallel` feature.
+///
+/// # Errors
+/// As [`phrase_ppr_vector`].
+pub fn ppr_vectors(index: &Index, damping: f64) -> Result<Vec<PprVector>> {
+    let g = hipporag_wasm::passage_graph::build(index);
+    let inv = inverse_degrees(&g);
+    let n = index.phrases.len();
+    let one = |i: usize| phrase_ppr_vector(&g, &inv, n, i as u32, damping);
+    #[cfg(feature = "parallel")]
+    let out: hipporag_wasm::Result<Vec<PprVector>> = {
+        use rayon::prelude::*;
+        (0..n).into_par_iter().map(one).collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let out: hipporag_wasm::Result<Vec<PprVector>> = (0..n).map(one).collect();
+    Ok(out?)
+}
+
+/// The phrase pieces of `data` (pushed to `pieces`) and their ranges, with the phrase count.
+fn phrase_pieces(
+    data: &IndexData,
+    damping: f64,
+    opts: &SplitOptions,
+    pieces: &mut Vec<Piece>,
+) -> Result<(Vec<PhraseRange>, u32)> {
+    if data.phrases.is_empty() {
+        return Ok((Vec::new(), 0));
+    }
+    let index = Index::from_data(data.clone())?;
+    let vectors = ppr_vectors(&index, damping)?;
+    let passage_count = |i: usize| {
+        index
+            .phrase_passages
+            .outer_view(i)
+            .map_or(0, |r| r.nnz() as u32)
+    };
+    // Keys in order: a phrase (its id) or an inflection key (its entry in phrase_stems).
+    enum Key {
+        Phrase(usize),
+        Stem(usize),
+    }
+    let key_text = |k: &Key| match *k {
+        Key::Phrase(i) => index.phrases[i].as_str(),
+        Key::Stem(s) => index.phrase_stems[s].0.as_str(),
+    };
+    let mut keys: Vec<Key> = (0..index.phrases.len())
+        .map(Key::Phrase)
+        .chain((0..index.phrase_stems.len()).map(Key::Stem))
+        .collect();
+    keys.sort_by(|a, b| key_text(a).cmp(key_text(b)));
+    let size = |k: &Key| {
+        let v = match *k {
+            Key::Phrase(i) => &vectors[i],
+            Key::Stem(s) => &vectors[index.phrase_stems[s].1 as usize],
+        };
+        key_text(k).len() + 6 + 3 * v.passages.len()
+    };
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    while start < keys.len() {
+        let mut end = start;
+        let mut acc = 0;
+        // A piece ends between two different keys (a Russian inflection key may equal a
+        // phrase's text: both stay in one piece).
+        while end < keys.len()
+            && (end == start
+                || acc < opts.phrase_piece_bytes
+                || key_text(&keys[end]) == key_text(&keys[end - 1]))
+        {
+            acc += size(&keys[end]);
+            end += 1;
+        }
+        let run = &keys[start..end];
+        let mut piece = PhrasePiece::default();
+        let mut phrases: Vec<String> = Vec::new();
+        let mut stems: Vec<String> = Vec::new();
+        let (mut phrase_vectors, mut stem_vectors) = (Vec::new(), Vec::new());
+        let (mut phrase_counts, mut stem_counts) = (Vec::new(), Vec::new());
+        for k in run {
+            match *k {
+                Key::Phrase(i) => {
+                    if phrases.is_empty() {
+                        piece.first_id = i as u32;
+                    }
+                    phrases.push(index.phrases[i].clone());
+                    phrase_vectors.push(&vectors[i]);
+                    phrase_counts.push(passage_count(i));
+                }
+                Key::Stem(s) => {
+                    let (key, id) = &index.phrase_stems[s];
+                    stems.push(key.clone());
+                    piece.stem_ids.push(*id);
+                    piece.stem_texts.push(index.phrases[*id as usize].clone());
+                    stem_vectors.push(&vectors[*id as usize]);
+                    stem_counts.push(passage_count(*id as usize));
+                }
+            }
+        }
+        piece.phrases = FrontCoded::new(&phrases);
+        piece.stems = FrontCoded::new(&stems);
+        piece.passage_counts = phrase_counts.into_iter().chain(stem_counts).collect();
+        for v in phrase_vectors.into_iter().chain(stem_vectors) {
+            piece.counts.push(v.passages.len() as u8);
+            let mut prev = 0;
+            for &j in &v.passages {
+                piece.gaps.push(j - prev);
+                prev = j;
+            }
+            piece.codes.extend_from_slice(&v.codes);
+            piece.scales.push(v.scale);
+        }
+        debug_assert_eq!(piece.sections().concat(), encode_piece(tag::PHRASE, &piece));
+        let stored = gzip_sections(&piece.sections());
+        ranges.push(PhraseRange {
+            first: if ranges.is_empty() {
+                String::new()
+            } else {
+                key_text(&run[0]).to_string()
+            },
+            hash: hash_of(&stored),
+        });
+        pieces.push(stored);
+        start = end;
+    }
+    Ok((ranges, index.phrases.len() as u32))
 }
 
 /// `items` cut into runs, each ending at the first item that takes its size to `target` or past.
@@ -390,8 +543,8 @@ impl PieceDir {
         Ok(SplitIndex::from_meta(&self.read(&hash)?).map_err(|e| e.in_source(meta))?)
     }
 
-    /// Fetches what `question` needs into `index` (term pieces, then cluster pieces) and ranks
-    /// ([`SplitIndex::search`]).
+    /// Fetches what `question` needs into `index` (term and phrase pieces, then cluster
+    /// pieces) and ranks ([`SplitIndex::search`]).
     ///
     /// # Errors
     /// As [`PieceDir::read`], [`SplitIndex::add_term_piece`], [`SplitIndex::search`].
@@ -399,19 +552,21 @@ impl PieceDir {
         &self,
         index: &mut SplitIndex,
         question: &str,
-        mode: Mode,
-        static_weight: f64,
-        top_k: usize,
+        opts: &RetrieveOptions,
     ) -> Result<Vec<(usize, f64)>> {
         for i in index.missing_term_pieces(question) {
             let hash = *index.term_piece_hash(i).expect("a listed piece");
             index.add_term_piece(i, &self.read(&hash)?)?;
         }
+        for i in index.missing_phrase_pieces(question) {
+            let hash = *index.phrase_piece_hash(i).expect("a listed piece");
+            index.add_phrase_piece(i, &self.read(&hash)?)?;
+        }
         for c in index.missing_cluster_pieces(question)? {
             let hash = *index.cluster_piece_hash(c).expect("a listed piece");
             index.add_cluster_piece(c, &self.read(&hash)?)?;
         }
-        Ok(index.search(question, mode, static_weight, top_k)?)
+        Ok(index.search(question, opts)?)
     }
 }
 

@@ -11,6 +11,7 @@ use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::{Assets, OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
 use hipporag_wasm::analysis::Language;
 use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::retriever::RetrieveOptions;
 
 const PAGES: &[(&str, &str)] = &[
     (
@@ -236,7 +237,12 @@ fn each_html_lang_gets_its_own_index() {
         [Language::English, Language::Chinese, Language::Russian]
     );
     let search = |index: &mut hipporag_wasm::split::SplitIndex, q: &str| {
-        dir.search(index, q, Mode::Bm25, 1.0, 5).unwrap()
+        let opts = RetrieveOptions {
+            mode: Mode::Bm25,
+            top_k: 5,
+            ..Default::default()
+        };
+        dir.search(index, q, &opts).unwrap()
     };
     // A Chinese question finds the Chinese section about PageRank (by character bigrams), and
     // nothing in the English index.
@@ -249,11 +255,11 @@ fn each_html_lang_gets_its_own_index() {
     assert!(none(search(&mut en, "граф")));
 }
 
-/// The default (lean) site is the index in pieces alone, which holds no phrase graph: it runs
-/// no OpenIE and builds no phrase node or synonymy edge, and its pieces are the ones a build
-/// with the single file writes, byte for byte.
+/// The default (lean) site is the index in pieces alone: it runs OpenIE and builds the phrase
+/// graph (its phrase pieces hold every phrase node's PPR vector), and its pieces are the ones a
+/// build with the single file writes, byte for byte.
 #[test]
-fn a_lean_site_builds_no_graph_and_writes_the_full_builds_pieces() {
+fn a_lean_site_writes_the_full_builds_pieces_with_its_phrase_graph() {
     let pkg = tempfile::tempdir().unwrap();
     fake_pkg(pkg.path());
     let enc = HashedNgramEncoder::default();
@@ -276,18 +282,12 @@ fn a_lean_site_builds_no_graph_and_writes_the_full_builds_pieces() {
         ..opts(pkg.path())
     };
     let l = build_site(lean.path(), &enc, Some(&words), &lean_opts, &()).unwrap();
-    assert_eq!(
-        (l.phrases, l.openie_cached, l.index_file.clone()),
-        (0, 0, None)
-    );
+    assert_eq!((l.phrases, l.index_file.clone()), (f.phrases, None));
     assert_eq!((l.pages, l.passages), (f.pages, f.passages));
     assert!(
-        !lean
-            .path()
-            .join(hipporag_indexer::site::CACHE_DIR)
-            .join("openie.jsonl")
-            .exists(),
-        "no OpenIE ran"
+        l.piece_counts[2] >= 1,
+        "phrase pieces: {:?}",
+        l.piece_counts
     );
     assert_eq!(l.pieces_meta, f.pieces_meta);
     let lean_pieces = pieces(lean.path());
@@ -301,4 +301,11 @@ fn a_lean_site_builds_no_graph_and_writes_the_full_builds_pieces() {
         files.keys()
     );
     assert!(!files.contains_key("hipporag_wasm_bg.wasm"));
+    // The entry names the mode only: every weight is the Rust default.
+    let entry: serde_json::Value =
+        serde_json::from_slice(&files[hipporag_indexer::site::ENTRY_FILE]).unwrap();
+    assert_eq!(entry["search"], serde_json::json!({ "mode": "hybrid" }));
+    let typed: hipporag_indexer::site::SiteEntry =
+        serde_json::from_slice(&files[hipporag_indexer::site::ENTRY_FILE]).unwrap();
+    assert_eq!(typed.pieces, l.pieces_meta);
 }

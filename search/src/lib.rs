@@ -1,7 +1,7 @@
 //! `hipporag-search`: the wasm module a `hipporag site` page loads to search its index in pieces
 //! ([`hipporag_wasm::split`]), as Pagefind's small search crate sits beside its indexer. It
 //! links the retriever core without the core's own wasm API, so the page downloads only the
-//! hash check, the piece decoders and the hybrid / BM25 ranking.
+//! hash check, the piece decoders, the query-entity extractor and the hybrid / BM25 ranking.
 //!
 //! The JS side (`www/site/hipporag-site.js`) fetches the pieces this module asks for, passes
 //! each through [`SplitSearch::verify_piece`], gunzips it (`DecompressionStream`), and hands it
@@ -10,7 +10,7 @@
 #[cfg(target_arch = "wasm32")]
 mod bindings {
     use hipporag_wasm::js_error::to_js_error;
-    use hipporag_wasm::retriever::Mode;
+    use hipporag_wasm::retriever::{Mode, RetrieveOptions};
     use hipporag_wasm::split::{SplitIndex, parse_piece_name, piece_name, verify_piece};
     use wasm_bindgen::prelude::*;
 
@@ -49,6 +49,12 @@ mod bindings {
             self.index.meta().passages
         }
 
+        /// The PPR damping factor the phrase pieces' vectors were computed at (HippoRAG's 0.5).
+        #[wasm_bindgen(getter)]
+        pub fn damping(&self) -> f64 {
+            self.index.meta().damping
+        }
+
         /// The term pieces `question` needs that are not loaded, ascending.
         #[wasm_bindgen(js_name = missingTermPieces)]
         pub fn missing_term_pieces(&self, question: &str) -> Vec<u32> {
@@ -67,6 +73,28 @@ mod bindings {
         pub fn add_term_piece(&mut self, i: u32, bytes: &[u8]) -> Result<(), JsValue> {
             self.index
                 .add_term_piece(i as usize, bytes)
+                .map_err(to_js_error)
+        }
+
+        /// The phrase pieces `question`'s candidate phrases fall in that are not loaded,
+        /// ascending (fetched with its term pieces).
+        #[wasm_bindgen(js_name = missingPhrasePieces)]
+        pub fn missing_phrase_pieces(&self, question: &str) -> Vec<u32> {
+            let v = self.index.missing_phrase_pieces(question);
+            v.into_iter().map(|i| i as u32).collect()
+        }
+
+        /// The file name of phrase piece `i`.
+        #[wasm_bindgen(js_name = phrasePieceName)]
+        pub fn phrase_piece_name(&self, i: u32) -> Option<String> {
+            self.index.phrase_piece_hash(i as usize).map(piece_name)
+        }
+
+        /// Adds phrase piece `i` (gunzipped bytes).
+        #[wasm_bindgen(js_name = addPhrasePiece)]
+        pub fn add_phrase_piece(&mut self, i: u32, bytes: &[u8]) -> Result<(), JsValue> {
+            self.index
+                .add_phrase_piece(i as usize, bytes)
                 .map_err(to_js_error)
         }
 
@@ -96,19 +124,31 @@ mod bindings {
         }
 
         /// Ranks passages (`mode` `hybrid` or `bm25`): `[passage, score, passage, score, …]`,
-        /// best first, `topK` pairs at most, as the single file's `retrieve` gives them.
+        /// best first, `topK` pairs at most, as the single file's `retrieve` gives them. An
+        /// option left `undefined` takes `RetrieveOptions::default()`'s value (`mode`
+        /// `hybrid`, `staticWeight` 1, `phraseWeight` decided per query), and the damping is
+        /// the phrase pieces' own.
         pub fn search(
             &self,
             question: &str,
-            mode: &str,
-            static_weight: f64,
+            mode: Option<String>,
+            static_weight: Option<f64>,
+            phrase_weight: Option<f64>,
             top_k: u32,
         ) -> Result<Vec<f64>, JsValue> {
-            let mode: Mode = mode.parse().map_err(to_js_error)?;
-            let ranked = self
-                .index
-                .search(question, mode, static_weight, top_k as usize)
-                .map_err(to_js_error)?;
+            let defaults = RetrieveOptions::default();
+            let opts = RetrieveOptions {
+                mode: match mode {
+                    Some(m) => m.parse::<Mode>().map_err(to_js_error)?,
+                    None => Mode::Hybrid,
+                },
+                static_weight: static_weight.unwrap_or(defaults.static_weight),
+                phrase_weight,
+                top_k: top_k as usize,
+                damping: self.index.meta().damping,
+                ..defaults
+            };
+            let ranked = self.index.search(question, &opts).map_err(to_js_error)?;
             Ok(ranked
                 .into_iter()
                 .flat_map(|(j, s)| [j as f64, s])

@@ -1,11 +1,11 @@
 //! The index in pieces: what a static site serves so that a browser fetches only what a query
 //! needs (Pagefind's shape: a small entry, then content-addressed chunks).
 //!
-//! It serves the site's default ranking — the `hybrid` mode with damping 0 and phrase weight 0,
-//! i.e. BM25 fused by page with the static word-embedding scores ([`crate::scores::page_rrf`])
-//! — and the `bm25` mode, and gives the same top-k as the single file
-//! ([`crate::retriever::Retriever`]) by running the same functions on the same numbers
-//! ([`SplitIndex`]). The graph modes need the single-file index.
+//! It serves the default ranking — the `hybrid` mode ([`crate::fusion`]: BM25 fused by page with
+//! the static word-embedding scores, mixed with the PPR vectors of the query's seeds) — and the
+//! `bm25` mode, and gives the same top-k as the single file ([`crate::retriever::Retriever`])
+//! by running the same functions on the same numbers ([`SplitIndex`]). The `hipporag1`,
+//! `hipporag2` and `dense` modes need the single-file index.
 //!
 //! ```text
 //! piece     holds                                                    fetched
@@ -20,6 +20,10 @@
 //!           (keys front-coded, StoredTermPiece)
 //! cluster   one IVF cluster, or several small ones: each one's      per probed cluster
 //!           passages and their codes (ClusterPiece)                  not yet loaded
+//! phrase    a range of phrase keys (sorted, split at               per candidate phrase
+//!           PhraseRange::first): the phrase nodes in the range      of the query
+//!           (their node specificity and PPR vector, PhrasePiece),
+//!           and in Russian the inflection keys in the range
 //! fragment  what a result shows of its passage (JSON: id, title,  per result shown
 //!           url, and the text's opening, up to a set length, of
 //!           each), read by the page's JS; a run of passages in
@@ -29,7 +33,7 @@
 //! Every piece is a gzip member named by the first 8 bytes of the SHA-256 of its stored
 //! (gzipped) bytes, in hex ([`piece_name`]): immutable, cacheable forever, and checked on
 //! arrival ([`verify_piece`]), so a damaged piece or one of another build is an error, never a
-//! wrong result. The meta, term and cluster pieces are postcard after a 4-byte tag and a u32
+//! wrong result. The meta, term, cluster and phrase pieces are postcard after a 4-byte tag and a u32
 //! format version ([`PIECE_VERSION`]); the indexer compresses a meta or term piece field by
 //! field ([`PieceSections`]), which any gzip reader reads as one stream.
 
@@ -49,8 +53,9 @@ use crate::{Error, Result};
 /// The layout of the meta, term and cluster pieces this build writes and reads (2: fragment
 /// pieces as passage ranges; 3: a term piece's keys front-coded and its posting lists stored
 /// by length, [`TermPiece`], and the meta piece's passage lengths as [`BytePlanes`]; 4: a
-/// cluster piece holds one IVF cluster or several small ones, [`ClusterRef`]).
-pub const PIECE_VERSION: u32 = 4;
+/// cluster piece holds one IVF cluster or several small ones, [`ClusterRef`]; 5: phrase pieces,
+/// [`PhrasePiece`], and the meta piece's query stopwords and damping factor).
+pub const PIECE_VERSION: u32 = 5;
 
 /// Bytes of SHA-256 a piece is named by.
 pub const HASH_LEN: usize = 8;
@@ -83,6 +88,57 @@ pub struct SplitMeta {
     /// The fragment pieces, in passage order: each holds the passages from its `first` up to
     /// the next piece's.
     pub fragments: Vec<FragmentRange>,
+    /// Phrase nodes in the index (the phrase pieces hold ids `0..phrases`).
+    pub phrases: u32,
+    /// The phrase pieces, in key order (none when the index has no phrase node).
+    pub phrase_pieces: Vec<PhraseRange>,
+    /// The index's own query stopwords ([`crate::index::BuildInfo::query_stopwords`]), sorted:
+    /// the query-entity extractor reads them ([`crate::query::PhraseLookup`]).
+    pub query_stopwords: Vec<String>,
+    /// The PPR damping factor the phrase pieces' vectors were computed at
+    /// ([`crate::ppr_vectors::phrase_ppr_vector`]): a query at another damping needs the single
+    /// file.
+    pub damping: f64,
+}
+
+/// A phrase piece: the keys `first ≤ key < next piece's first` (the first piece's from "").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PhraseRange {
+    /// The smallest key of the piece.
+    pub first: String,
+    /// The piece's hash.
+    pub hash: PieceHash,
+}
+
+/// A phrase piece's content: the phrase nodes whose text falls in its [`PhraseRange`] and, for
+/// a Russian index, the inflection keys ([`crate::analysis::phrase_stem_key`]) in the range
+/// with the node each stands for ([`crate::index::Index::phrase_id_inflected`]). Each carries
+/// its node's `|Pᵢ|` (node specificity is `1/|Pᵢ|`) and PPR vector
+/// ([`crate::ppr_vectors::PprVector`]): the vectors of the phrases, then of the inflection
+/// keys, one after another.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PhrasePiece {
+    /// The id of the piece's first phrase node: phrase nodes are numbered in their sorted
+    /// order, so the piece holds ids `first_id..first_id + phrases`.
+    pub first_id: u32,
+    /// The phrase nodes' texts, sorted, front-coded.
+    pub phrases: FrontCoded,
+    /// Inflection keys, sorted, front-coded.
+    pub stems: FrontCoded,
+    /// The node each inflection key stands for.
+    pub stem_ids: Vec<u32>,
+    /// That node's text.
+    pub stem_texts: Vec<String>,
+    /// `|Pᵢ|` of each phrase, then of each inflection key's node.
+    pub passage_counts: Vec<u32>,
+    /// The passages kept in each PPR vector, in the same order.
+    pub counts: Vec<u8>,
+    /// Each vector's passages, ascending, as gaps (each vector's first as the id itself).
+    pub gaps: Vec<u32>,
+    /// Each kept passage's code ([`crate::ppr_vectors::PprVector::codes`]).
+    pub codes: Vec<u8>,
+    /// Each vector's scale.
+    pub scales: Vec<f32>,
 }
 
 /// A fragment piece: the passages `first ≤ j < next piece's first` (the last piece's up to
@@ -349,6 +405,8 @@ pub mod tag {
     pub const TERM: &[u8; 4] = b"HRPt";
     /// [`super::ClusterPiece`].
     pub const CLUSTER: &[u8; 4] = b"HRPc";
+    /// [`super::PhrasePiece`].
+    pub const PHRASE: &[u8; 4] = b"HRPp";
 }
 
 /// Lowercase hex, two digits per byte (piece names; the indexer's cache keys).
@@ -461,6 +519,30 @@ impl PieceSections for SplitMeta {
             section(&self.terms),
             section(&self.clusters),
             section(&self.fragments),
+            section(&self.phrases),
+            section(&self.phrase_pieces),
+            section(&self.query_stopwords),
+            section(&self.damping),
+        ]
+    }
+}
+
+impl PieceSections for PhrasePiece {
+    fn sections(&self) -> Vec<Vec<u8>> {
+        vec![
+            header(tag::PHRASE),
+            section(&self.first_id),
+            section(&self.phrases.shared),
+            section(&self.phrases.suffixes),
+            section(&self.stems.shared),
+            section(&self.stems.suffixes),
+            section(&self.stem_ids),
+            section(&self.stem_texts),
+            section(&self.passage_counts),
+            section(&self.counts),
+            section(&self.gaps),
+            section(&self.codes),
+            section(&self.scales),
         ]
     }
 }
@@ -554,9 +636,28 @@ mod tests {
                 first: 0,
                 hash: [3; 8],
             }],
+            phrases: 3,
+            phrase_pieces: vec![PhraseRange {
+                first: String::new(),
+                hash: [4; 8],
+            }],
+            query_stopwords: vec!["как".into()],
+            damping: 0.5,
         };
-        assert_eq!(m.sections().len(), 11);
+        assert_eq!(m.sections().len(), 15);
         assert_eq!(m.sections().concat(), encode_piece(tag::META, &m));
+        let p = PhrasePiece {
+            first_id: 4,
+            phrases: FrontCoded::new(&["paris".into(), "paris france".into()]),
+            passage_counts: vec![2, 1],
+            counts: vec![2, 1],
+            gaps: vec![3, 4, 9],
+            codes: vec![255, 30, 255],
+            scales: vec![0.25, 0.5],
+            ..PhrasePiece::default()
+        };
+        assert_eq!(p.sections().len(), 13);
+        assert_eq!(p.sections().concat(), encode_piece(tag::PHRASE, &p));
     }
 
     #[test]

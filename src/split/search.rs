@@ -1,18 +1,22 @@
 //! [`SplitIndex`]: a query over the index in pieces, in three steps so that a browser can fetch
-//! between them: the term pieces of the query's keys, then the cluster pieces its static vector
-//! probes, then the ranking.
+//! between them: the term and phrase pieces of the query's keys, then the cluster pieces its
+//! static vector probes, then the ranking.
 
 use std::collections::BTreeMap;
 
 use super::{
-    ClusterPiece, ClusterRef, PieceHash, SplitMeta, StoredTermPiece, TermPiece, decode_piece,
-    piece_name, tag,
+    ClusterPiece, ClusterRef, PhrasePiece, PieceHash, SplitMeta, StoredTermPiece, TermPiece,
+    decode_piece, piece_name, tag,
 };
-use crate::analysis::terms;
+use crate::analysis::{Language, terms};
 use crate::bm25::{Bm25, Bm25Data, check_postings};
 use crate::error::FormatProblem;
-use crate::retriever::{Mode, RRF_DEPTH, RRF_K};
-use crate::scores::{page_rrf, top_k};
+use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys};
+use crate::index::MIN_INFLECTED_CHARS;
+use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
+use crate::query::{PhraseLookup, PhraseNode, extract_query_entities, phrase_lookups};
+use crate::retriever::{Mode, RetrieveOptions};
+use crate::scores::top_k;
 use crate::static_embeddings::{code_score, idf, probe, query_vector, words};
 use crate::{Error, Result};
 
@@ -87,6 +91,22 @@ pub struct SplitIndex {
     cluster_piece: Vec<u32>,
     /// The loaded IVF clusters: cluster id → (passages ascending, their codes).
     clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
+    /// The loaded phrase pieces.
+    phrases: BTreeMap<usize, Phrases>,
+}
+
+/// A phrase piece, decoded and checked.
+#[derive(Debug, Clone)]
+struct Phrases {
+    first_id: u32,
+    phrases: Vec<String>,
+    stems: Vec<String>,
+    stem_ids: Vec<u32>,
+    stem_texts: Vec<String>,
+    /// `|Pᵢ|` of the phrases, then of the inflection keys' nodes.
+    passage_counts: Vec<u32>,
+    /// The PPR vectors, in the same order.
+    vectors: Vec<PprVector>,
 }
 
 impl SplitIndex {
@@ -168,6 +188,32 @@ impl SplitIndex {
             }
             None => {}
         }
+        if meta
+            .phrase_pieces
+            .first()
+            .is_some_and(|t| !t.first.is_empty())
+            || meta
+                .phrase_pieces
+                .windows(2)
+                .any(|w| w[0].first >= w[1].first)
+            || (meta.phrases > 0) == meta.phrase_pieces.is_empty()
+        {
+            return Err(invalid(
+                "meta.phrase_pieces",
+                format!(
+                    "{} phrase pieces for {} phrase nodes: key ranges must start at \"\" and ascend",
+                    meta.phrase_pieces.len(),
+                    meta.phrases
+                ),
+            ));
+        }
+        sorted("meta.query_stopwords", &meta.query_stopwords)?;
+        if !(0.0..1.0).contains(&meta.damping) {
+            return Err(invalid(
+                "meta.damping",
+                format!("{} is outside [0, 1)", meta.damping),
+            ));
+        }
         let firsts_ok = meta.fragments.first().is_none_or(|f| f.first == 0)
             && meta.fragments.windows(2).all(|w| w[0].first < w[1].first)
             && meta.fragments.last().is_none_or(|f| (f.first as usize) < n)
@@ -188,6 +234,7 @@ impl SplitIndex {
             terms: BTreeMap::new(),
             cluster_piece,
             clusters: BTreeMap::new(),
+            phrases: BTreeMap::new(),
         })
     }
 
@@ -220,6 +267,173 @@ impl SplitIndex {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The phrase piece holding `key`.
+    fn phrase_piece_of(&self, key: &str) -> Option<usize> {
+        self.meta
+            .phrase_pieces
+            .partition_point(|t| t.first.as_str() <= key)
+            .checked_sub(1)
+    }
+
+    /// The phrase pieces `question`'s candidate phrases fall in — every key the query-entity
+    /// extractor and the seed lookup may read ([`phrase_lookups`], [`lookup_keys`]) — that are
+    /// not loaded yet, ascending. They can be fetched with the term pieces.
+    pub fn missing_phrase_pieces(&self, question: &str) -> Vec<usize> {
+        if self.meta.phrase_pieces.is_empty() {
+            return Vec::new();
+        }
+        let stop = |t: &str| self.is_query_stopword(t);
+        let mut out: Vec<usize> = phrase_lookups(question, &stop)
+            .iter()
+            .flat_map(|k| lookup_keys(k, self.meta.language))
+            .filter_map(|k| self.phrase_piece_of(&k))
+            .filter(|i| !self.phrases.contains_key(i))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Decodes and checks phrase piece `i` (decompressed bytes) and keeps it.
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
+    /// when `i` is out of range, a key lies outside the piece's range or keys are unsorted,
+    /// a phrase id is out of range, the lists' lengths disagree, a vector holds more than
+    /// [`PPR_VECTOR_PASSAGES`] passages, a passage id is out of range or not ascending, or a
+    /// code or scale is not positive.
+    pub fn add_phrase_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.phrase_piece_name(i)?;
+        let piece = decode_piece::<PhrasePiece>(tag::PHRASE, "phrase piece", bytes)
+            .and_then(|p| self.check_phrase_piece(i, p))
+            .map_err(|e| e.in_source(name))?;
+        self.phrases.insert(i, piece);
+        Ok(())
+    }
+
+    fn check_phrase_piece(&self, i: usize, p: PhrasePiece) -> Result<Phrases> {
+        let bad = |m: String| invalid("phrase piece", m);
+        let phrases = p.phrases.decode("phrase piece phrases").map_err(bad)?;
+        let stems = p.stems.decode("phrase piece stems").map_err(bad)?;
+        sorted("phrase piece phrases", &phrases)?;
+        sorted("phrase piece stems", &stems)?;
+        let lo = self.meta.phrase_pieces[i].first.as_str();
+        let hi = self.meta.phrase_pieces.get(i + 1).map(|t| t.first.as_str());
+        if let Some(k) = phrases
+            .iter()
+            .chain(&stems)
+            .find(|k| k.as_str() < lo || hi.is_some_and(|h| k.as_str() >= h))
+        {
+            return Err(bad(format!(
+                "key \"{k}\" outside the piece's range from \"{lo}\""
+            )));
+        }
+        let vectors = phrases.len() + stems.len();
+        let ids_ok = u64::from(p.first_id) + phrases.len() as u64 <= u64::from(self.meta.phrases)
+            && p.stem_ids.iter().all(|&id| id < self.meta.phrases);
+        if !ids_ok
+            || p.stem_ids.len() != stems.len()
+            || p.stem_texts.len() != stems.len()
+            || p.passage_counts.len() != vectors
+            || p.counts.len() != vectors
+            || p.scales.len() != vectors
+        {
+            return Err(bad(format!(
+                "{} phrases from id {} and {} inflection keys ({} ids, {} texts) of {} phrase \
+                 nodes, with {} passage counts, {} vectors and {} scales",
+                phrases.len(),
+                p.first_id,
+                stems.len(),
+                p.stem_ids.len(),
+                p.stem_texts.len(),
+                self.meta.phrases,
+                p.passage_counts.len(),
+                p.counts.len(),
+                p.scales.len()
+            )));
+        }
+        let total: usize = p.counts.iter().map(|&c| usize::from(c)).sum();
+        if total != p.gaps.len() || total != p.codes.len() {
+            return Err(bad(format!(
+                "{total} vector entries, {} passage gaps and {} codes",
+                p.gaps.len(),
+                p.codes.len()
+            )));
+        }
+        let n = self.n() as u64;
+        let mut out = Vec::with_capacity(vectors);
+        let mut k = 0;
+        for (v, (&count, &scale)) in p.counts.iter().zip(&p.scales).enumerate() {
+            let count = usize::from(count);
+            if count > PPR_VECTOR_PASSAGES || (count > 0) != (scale > 0.0 && scale.is_finite()) {
+                return Err(bad(format!(
+                    "vector {v} keeps {count} passages at scale {scale} (at most \
+                     {PPR_VECTOR_PASSAGES}, with a positive scale)"
+                )));
+            }
+            let mut passages = Vec::with_capacity(count);
+            let mut prev = 0u64;
+            for _ in 0..count {
+                let j = prev + u64::from(p.gaps[k]);
+                if (!passages.is_empty() && p.gaps[k] == 0) || j >= n || p.codes[k] == 0 {
+                    return Err(bad(format!(
+                        "vector {v}: passage {j} (code {}) not ascending below {n}, or code 0",
+                        p.codes[k]
+                    )));
+                }
+                passages.push(j as u32);
+                prev = j;
+                k += 1;
+            }
+            out.push(PprVector {
+                passages,
+                codes: p.codes[k - count..k].to_vec(),
+                scale,
+            });
+        }
+        Ok(Phrases {
+            first_id: p.first_id,
+            phrases,
+            stems,
+            stem_ids: p.stem_ids,
+            stem_texts: p.stem_texts,
+            passage_counts: p.passage_counts,
+            vectors: out,
+        })
+    }
+
+    /// The PPR vector of phrase node `id` in the loaded phrase pieces.
+    fn vector_of(&self, id: u32) -> Option<&PprVector> {
+        self.phrases.values().find_map(|p| {
+            if id >= p.first_id && ((id - p.first_id) as usize) < p.phrases.len() {
+                return Some(&p.vectors[(id - p.first_id) as usize]);
+            }
+            let k = p.stem_ids.iter().position(|&s| s == id)?;
+            Some(&p.vectors[p.phrases.len() + k])
+        })
+    }
+
+    /// The node `key` names in the loaded phrase pieces: an exact phrase (`exact`), or an
+    /// inflection key.
+    fn find_phrase(&self, key: &str, exact: bool) -> Option<PhraseNode> {
+        let p = self.phrases.get(&self.phrase_piece_of(key)?)?;
+        let specificity = |c: u32| if c == 0 { 1.0 } else { 1.0 / c as f32 };
+        if exact {
+            let k = p.phrases.binary_search_by(|x| x.as_str().cmp(key)).ok()?;
+            return Some(PhraseNode {
+                id: p.first_id + k as u32,
+                text: p.phrases[k].clone(),
+                specificity: specificity(p.passage_counts[k]),
+            });
+        }
+        let k = p.stems.binary_search_by(|x| x.as_str().cmp(key)).ok()?;
+        Some(PhraseNode {
+            id: p.stem_ids[k],
+            text: p.stem_texts[k].clone(),
+            specificity: specificity(p.passage_counts[p.phrases.len() + k]),
+        })
     }
 
     /// Decodes and checks term piece `i` (decompressed bytes) and keeps it.
@@ -386,25 +600,38 @@ impl SplitIndex {
         }
     }
 
-    /// Ranks passages for `question` in `mode` ([`Mode::Hybrid`] with damping 0 and phrase
-    /// weight 0, static weight `static_weight`; or [`Mode::Bm25`]): the `top_k` (passage,
-    /// score) pairs that [`crate::Retriever::retrieve`] gives on the single file with the same
-    /// options, best first. Empty when no query key is in the index (the single file then
+    /// Ranks passages for `question` in `opts.mode` ([`Mode::Hybrid`], [`crate::fusion`]; or
+    /// [`Mode::Bm25`]) with `opts`' static weight, phrase weight and `top_k`, seeding the query
+    /// entities that are phrase nodes: the (passage, score) pairs that
+    /// [`crate::Retriever::retrieve`] gives on the single file with the same options and
+    /// [`RetrieveOptions::exact_seeds`], best first. Empty when no query key is in the index (the single file then
     /// falls back to dense ranking, which needs a query embedding).
     ///
     /// # Errors
-    /// [`Error::InvalidRequest`] for another mode or when a piece the query needs is not loaded.
-    pub fn search(
-        &self,
-        question: &str,
-        mode: Mode,
-        static_weight: f64,
-        top_k_: usize,
-    ) -> Result<Vec<(usize, f64)>> {
+    /// [`Error::InvalidRequest`] for another mode, a damping other than the phrase pieces'
+    /// ([`SplitMeta::damping`]) or 0, a phrase weight outside [0, 1], or when a piece the query
+    /// needs is not loaded.
+    pub fn search(&self, question: &str, opts: &RetrieveOptions) -> Result<Vec<(usize, f64)>> {
         self.require_terms(question)?;
         if let Some(c) = self.missing_cluster_pieces(question)?.first() {
             return Err(Error::InvalidRequest(format!(
                 "cluster piece {c} of the query is not loaded"
+            )));
+        }
+        if let Some(i) = self.missing_phrase_pieces(question).first() {
+            return Err(Error::InvalidRequest(format!(
+                "phrase piece {i} of the query is not loaded"
+            )));
+        }
+        if opts.damping != 0.0 && opts.damping != self.meta.damping {
+            return Err(Error::InvalidRequest(format!(
+                "the phrase pieces hold PPR vectors at damping {}, not {}: use the single file",
+                self.meta.damping, opts.damping
+            )));
+        }
+        if let Some(w) = opts.phrase_weight.filter(|w| !(0.0..=1.0).contains(w)) {
+            return Err(Error::InvalidRequest(format!(
+                "phraseWeight must be in [0, 1], got {w}"
             )));
         }
         let query_terms = terms(question, self.meta.language);
@@ -431,8 +658,8 @@ impl SplitIndex {
             data.ptr.push(data.gaps.len() as u32);
         }
         let lexical = Bm25::from_data(data, self.n())?.scores(&query_terms, self.n());
-        match mode {
-            Mode::Bm25 => return Ok(top_k(&lexical, top_k_)),
+        match opts.mode {
+            Mode::Bm25 => return Ok(top_k(&lexical, opts.top_k)),
             Mode::Hybrid => {}
             m => {
                 return Err(Error::InvalidRequest(format!(
@@ -440,28 +667,32 @@ impl SplitIndex {
                 )));
             }
         }
-        let semantic = (static_weight > 0.0)
+        let semantic = (opts.static_weight > 0.0)
             .then(|| self.static_scores(question))
             .flatten();
-        // As the retriever's hybrid reset vector with no phrase share: the fused passage
-        // share, normalised, is the PPR solution at damping 0.
-        let share = match &semantic {
-            Some(st) => page_rrf(
-                &[(&lexical, 1.0), (st, static_weight)],
-                &self.meta.pages,
-                RRF_K,
-                RRF_DEPTH,
-            ),
-            None => lexical,
+        // The seeds as the single file finds them, with the stored PPR vectors.
+        let seeds = if opts.phrase_weight == Some(0.0) || opts.damping == 0.0 {
+            Vec::new()
+        } else {
+            entity_seeds(&extract_query_entities(question, self), self)
         };
-        let mass: f64 = share.iter().sum();
-        if mass <= 0.0 {
-            return Ok(Vec::new());
-        }
-        let reset: Vec<f64> = share.iter().map(|&b| b / mass).collect();
-        let total: f64 = reset.iter().sum();
-        let ppr: Vec<f64> = reset.iter().map(|x| x / total).collect();
-        Ok(top_k(&ppr, top_k_))
+        let weighted: Vec<(f64, &PprVector)> = seeds
+            .iter()
+            .filter_map(|s| Some((s.weight, self.vector_of(s.phrase_id)?)))
+            .collect();
+        let signals = PassageSignals {
+            bm25: &lexical,
+            statics: semantic.as_deref(),
+            dense: None,
+            pages: &self.meta.pages,
+        };
+        let weights = HybridWeights {
+            static_weight: opts.static_weight,
+            dense_weight: 0.0,
+            phrase_weight: opts.phrase_weight,
+        };
+        Ok(hybrid_scores(&signals, &weighted, &weights)
+            .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
     }
 
     /// The static scores of every passage for `question`, as
@@ -496,6 +727,19 @@ impl SplitIndex {
             .ok_or_else(|| Error::InvalidRequest(format!("no cluster piece {i}")))
     }
 
+    fn phrase_piece_name(&self, i: usize) -> Result<String> {
+        self.meta
+            .phrase_pieces
+            .get(i)
+            .map(|p| piece_name(&p.hash))
+            .ok_or_else(|| Error::InvalidRequest(format!("no phrase piece {i}")))
+    }
+
+    /// The hash of phrase piece `i`, if there is one.
+    pub fn phrase_piece_hash(&self, i: usize) -> Option<&PieceHash> {
+        self.meta.phrase_pieces.get(i).map(|p| &p.hash)
+    }
+
     /// The hash of term piece `i`, if there is one.
     pub fn term_piece_hash(&self, i: usize) -> Option<&PieceHash> {
         self.meta.terms.get(i).map(|t| &t.hash)
@@ -516,6 +760,32 @@ impl SplitIndex {
             .fragments
             .partition_point(|r| r.first as usize <= j);
         Some(&self.meta.fragments.get(f.checked_sub(1)?)?.hash)
+    }
+}
+
+impl PhraseLookup for SplitIndex {
+    fn language(&self) -> Language {
+        self.meta.language
+    }
+
+    fn is_query_stopword(&self, t: &str) -> bool {
+        self.meta
+            .query_stopwords
+            .binary_search_by(|w| w.as_str().cmp(t))
+            .is_ok()
+    }
+
+    /// As [`crate::index::Index::phrase_id_inflected`], from the loaded phrase pieces.
+    fn phrase(&self, normalized: &str) -> Option<PhraseNode> {
+        self.find_phrase(normalized, true).or_else(|| {
+            if normalized.chars().count() < MIN_INFLECTED_CHARS {
+                return None;
+            }
+            let key = lookup_keys(normalized, self.meta.language)
+                .into_iter()
+                .nth(1)?;
+            self.find_phrase(&key, false)
+        })
     }
 }
 

@@ -1,13 +1,15 @@
 // hipporag-pieces.js — the page's side of a site's index in pieces (`hipporag site` writes
-// _hipporag/index/: a meta piece, then term, cluster and fragment pieces, each a gzip member
-// named by its SHA-256). hipporag-site.js opens it; a page rarely needs this module directly.
+// _hipporag/index/: a meta piece, then term, cluster, phrase and fragment pieces, each a gzip
+// member named by its SHA-256). hipporag-site.js opens it; a page rarely needs this module
+// directly.
 //
 //   const pieces = await openPieces(new URL("index/<meta>.bin", base), new URL("hipporag_search_bg.wasm", base));
 //   const { ranked } = await pieces.search("save a dict as JSON", { mode: "hybrid", topK: 64 });
 //   const passage = await pieces.passage(ranked[0].id); // {id, title, url, text}
 //
-// A query fetches the term pieces of its words, then the IVF cluster pieces its static vector
-// probes, then ranks in wasm (hipporag_search_bg.wasm, the same Rust as the native `hipporag`);
+// A query fetches the term pieces of its words and the phrase pieces of its candidate phrases
+// (their PPR vectors: the graph's share), then the IVF cluster pieces its static vector probes,
+// then ranks in wasm (hipporag_search_bg.wasm, the same Rust as the native `hipporag`);
 // a result's text comes from its fragment piece when asked for. Every piece is checked against
 // its name before use (the browser's SHA-256, else SplitSearch.verifyPiece) and fetched once per page. A missing, damaged or
 // stale piece (the site was rebuilt while this page held the old index) rejects with an Error
@@ -106,20 +108,26 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
   const fragments = new Map();
   return {
     passages: index.passages,
+    /** The PPR damping factor of the phrase pieces' vectors. */
+    damping: index.damping,
     /** Pieces fetched so far (meta excluded). */
     fetched,
     /**
-     * Ranks passages for `question` (`mode` "hybrid" or "bm25"; `staticWeight` the static
-     * scores' weight in the fusion): `{ranked: [{id, page, score}], ms}`, best first, passages
-     * with a positive score only.
+     * Ranks passages for `question`: `{ranked: [{id, page, score}], ms}`, best first, passages
+     * with a positive score only. Options left out take the Rust defaults
+     * (`RetrieveOptions::default()`: `mode` "hybrid", `staticWeight` 1, the graph's share
+     * `phraseWeight` decided per query).
      */
-    async search(question, { mode = "hybrid", staticWeight = 1, topK = 64 } = {}) {
+    async search(question, { mode, staticWeight, phraseWeight, topK = 64 } = {}) {
       const t = performance.now();
-      await Promise.all([...index.missingTermPieces(question)].map(async (i) => index.addTermPiece(i, await load(index.termPieceName(i)))));
+      await Promise.all([
+        ...[...index.missingTermPieces(question)].map(async (i) => index.addTermPiece(i, await load(index.termPieceName(i)))),
+        ...[...index.missingPhrasePieces(question)].map(async (i) => index.addPhrasePiece(i, await load(index.phrasePieceName(i)))),
+      ]);
       await Promise.all(
         [...index.missingClusterPieces(question)].map(async (c) => index.addClusterPiece(c, await load(index.clusterPieceName(c)))),
       );
-      const flat = index.search(question, mode, staticWeight, topK);
+      const flat = index.search(question, mode, staticWeight, phraseWeight, topK);
       const ranked = [];
       for (let i = 0; i < flat.length; i += 2) {
         if (flat[i + 1] > 0) ranked.push({ id: flat[i], page: index.pageOf(flat[i]), score: flat[i + 1] });

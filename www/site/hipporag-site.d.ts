@@ -8,9 +8,10 @@
 
 /**
  * The retrieval method: `hybrid` (the site's default: BM25 fused by page with static
- * word-embedding scores, and with the query embedding on a semantic-tier site; `hipporag site`
- * sets its damping factor to 0, so no graph walk), HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the BM25
- * and dense baselines.
+ * word-embedding scores, and with the query embedding on a semantic-tier site, mixed with the
+ * personalized PageRank of the query's phrase nodes, the graph's share decided per query),
+ * HippoRAG (query entities → seed phrases), HippoRAG 2 (linked facts), or the BM25 and dense
+ * baselines.
  */
 export type SearchMode = "hybrid" | "hipporag1" | "hipporag2" | "bm25" | "dense";
 
@@ -119,9 +120,8 @@ export interface Search {
   /** Why the search fell back to the dense ranking, or null. */
   fallback: string | null;
   /**
-   * The personalized PageRank damping factor the ranking used: 0 for the site's default hybrid
-   * search (passages ranked by the fused reset vector, no graph walk), 0.5 (HippoRAG's) for
-   * another `mode`.
+   * The personalized PageRank damping factor the ranking used (HippoRAG's 0.5; 0 when the
+   * graph was left out).
    */
   damping: number;
   explanation: Explanation;

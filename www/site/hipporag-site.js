@@ -20,7 +20,7 @@ let baseUrl = "/";
 let seq = 0;
 /** hipporag-entry.json. */
 let entry = null;
-/** Search options from hipporag-entry.json's `search` (mode, phraseWeight, damping). */
+/** Search options from hipporag-entry.json's `search` (the mode; weights are the Rust defaults). */
 let defaults = {};
 /** The index in pieces (hipporag-pieces.js), when the site has one. */
 let pieces = null;
@@ -136,7 +136,8 @@ function excerpt(text) {
 
 /**
  * Ranks the site's pages for `query`, by default in the `hybrid` mode (BM25 over passages fused
- * by page with static word-embedding scores; `hipporag site` sets damping 0, so no graph walk).
+ * by page with static word-embedding scores, mixed with the personalized PageRank of the
+ * query's phrase nodes, the graph's share decided per query).
  * A page appears once, as its best-scoring passage (linked to that passage's `#anchor`), as
  * Pagefind lists pages: `topK` pages are drawn from the top `topK × 8` passages.
  * Returns {query, mode, tier, refined, results: [{id, score, data()}], explanation, timings}.
@@ -160,8 +161,8 @@ export async function search(query, { topK = 8, mode } = {}) {
     return shapePieces(query, res, m, topK);
   }
   const rag = await full();
-  // The entry's defaults (`hipporag site` writes {mode: "hybrid", phraseWeight, damping}); another
-  // `mode` runs with that mode's own defaults (HippoRAG's damping 0.5).
+  // The entry's defaults (`hipporag site` writes {mode: "hybrid"}; every weight is the Rust
+  // default); another `mode` runs with that mode's own defaults.
   const opts = own ? { topK: topK * 8, ...defaults } : { topK: topK * 8, mode };
   const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
   if (model && !model.ready && lexicalMode) {
@@ -201,7 +202,7 @@ function shapePieces(query, res, mode, topK) {
     tier: "lean",
     refined: null,
     fallback: null,
-    damping: 0,
+    damping: pieces.damping,
     explanation: { entities: [], seeds: [], facts: [], topPhrases: [] },
     timings: { entitiesMs: 0, encodeMs: 0, retrieveMs: res.ms },
     results: ranked.map((r) => ({

@@ -4,8 +4,7 @@
 //! ```text
 //!  DIR/**/*.html, *.md ──► html (main content → sections at headings, url#anchor, heading path)
 //!        ──► passages (≤ MAX_PASSAGE_CHARS each) ──► rule OpenIE (cached per passage)
-//!        ──► graph::GraphBuilder (encoder cached per text; OpenIE and the phrase graph only
-//!            when the single file is written: the index in pieces holds none)
+//!        ──► graph::GraphBuilder (encoder cached per text) ──► PPR vector per phrase node
 //!        ──► static word embeddings (MiniLM per word, cached) ──► DIR/_hipporag/ (atomically)
 //! ```
 //!
@@ -35,9 +34,11 @@
 
 pub mod assets;
 pub mod cache;
+pub mod entry;
 pub mod html;
 
 pub use assets::Assets;
+pub use entry::{ENTRY_FILE, SearchDefaults, SiteEntry};
 
 use std::path::{Path, PathBuf};
 
@@ -147,8 +148,8 @@ pub struct SiteReport {
     pub index_bytes: usize,
     /// The meta piece of the index in pieces (`index/{hash}.bin`), when written (a lean site).
     pub pieces_meta: Option<String>,
-    /// Term, cluster and fragment pieces written.
-    pub piece_counts: [usize; 3],
+    /// Term, cluster, phrase and fragment pieces written.
+    pub piece_counts: [usize; 4],
     /// Bytes of all pieces (gzipped, as stored).
     pub pieces_bytes: usize,
     /// Words with a static embedding (0 when none were built).
@@ -160,7 +161,7 @@ pub struct SiteReport {
 }
 
 /// One language's index of a site, as `hipporag-entry.json` lists it (`languages`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteLanguage {
     /// ISO 639-1 code (`en`, `ru`, `zh`): pages whose `<html lang>` has it use this index.
@@ -365,18 +366,11 @@ pub fn build_site(
     let cache_dir = dir.join(CACHE_DIR);
     std::fs::create_dir_all(&cache_dir).map_err(|e| Error::io(&cache_dir, e))?;
 
-    // A lean site's pages rank by BM25 and the static word embeddings alone ([`SITE_DAMPING`],
-    // [`SITE_PHRASE_WEIGHT`]), and its index in pieces holds no phrase graph: OpenIE, phrase
-    // nodes and synonymy edges are built only for the single file, which the pages' other
-    // modes read.
-    let graph = needs_graph(opts);
-    let docs = if graph {
-        let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
-        report.openie_cached = reused;
-        Some(docs)
-    } else {
-        None
-    };
+    // OpenIE (the rule extractor, cached per passage) gives the phrase graph: the phrase
+    // pieces' PPR vectors and the single file's graph modes read it.
+    let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
+    report.openie_cached = reused;
+    let docs = Some(docs);
 
     // One index per language, as Pagefind keeps one per `<html lang>`: the language with the
     // most passages first (its index is the entry's default).
@@ -455,10 +449,9 @@ pub fn build_site(
     Ok(report)
 }
 
-/// Whether the output holds the single file, whose `hipporag1`, `hipporag2` and explanations
-/// read the phrase graph: with `full_index`, and for a semantic-tier site. The index in pieces
-/// needs only the passages, BM25 and the static word embeddings ([`crate::split::split_index`]).
-fn needs_graph(opts: &SiteOptions) -> bool {
+/// Whether the output holds the single file (`hipporag1`, `hipporag2`, the explanations and a
+/// semantic-tier site read it): with `full_index`, and for a semantic-tier site.
+fn writes_single_file(opts: &SiteOptions) -> bool {
     opts.full_index || opts.query_encoder.is_some()
 }
 
@@ -470,8 +463,8 @@ struct LanguageFiles {
     index: Option<String>,
     /// The single file's size (written or not).
     index_bytes: usize,
-    /// Term, cluster and fragment pieces.
-    piece_counts: [usize; 3],
+    /// Term, cluster, phrase and fragment pieces.
+    piece_counts: [usize; 4],
     /// Bytes of its pieces, gzipped.
     pieces_bytes: usize,
 }
@@ -489,10 +482,10 @@ fn language_files(
         pieces: None,
         index: None,
         index_bytes: bytes.len(),
-        piece_counts: [0; 3],
+        piece_counts: [0; 4],
         pieces_bytes: 0,
     };
-    if needs_graph(opts) {
+    if writes_single_file(opts) {
         let name = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
         out.index = Some(name.clone());
         files.push((name, bytes));
@@ -527,19 +520,6 @@ fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
         path.display()
     )))
 }
-
-/// The site's hybrid-mode phrase weight, written to `hipporag-entry.json` (`search`) and used by
-/// the page's `search()`: on Python's docs (CoNaLa `dev` split) every positive phrase weight
-/// lowered page recall@10 (docs-aware phrases, code identifiers: 0.3 gives 0.569 against 0.601
-/// at 0). README, "Hybrid ranking", has the tables.
-pub const SITE_PHRASE_WEIGHT: f64 = 0.0;
-
-/// The site's PPR damping factor in hybrid mode, written to `hipporag-entry.json` (`search`):
-/// 0, passages ranked by the reset vector (the fusion by page of BM25 and the static or dense
-/// scores) without the graph walk. On Python's docs (CoNaLa `dev`, page-level) the walk at
-/// HippoRAG's 0.5 left recall@10 and hit@10 unchanged (0.601, 0.712) and cost hit@1 (0.258
-/// against 0.318); it also needs the whole graph in the page. README, "Hybrid ranking".
-pub const SITE_DAMPING: f64 = 0.0;
 
 /// Whether an output with the index in `pieces` and/or the `single` file needs asset `f`: the
 /// search module and its loader serve the pieces, the retriever's module, its wrapper and the
@@ -607,23 +587,16 @@ fn write_output(
             }
         }
     }
-    let entry = serde_json::json!({
-        "pieces": report.pieces_meta,
-        "index": report.index_file,
-        "search": {
-            "mode": "hybrid",
-            "phraseWeight": SITE_PHRASE_WEIGHT,
-            "damping": SITE_DAMPING,
-        },
-        "languages": report.languages,
-        "encoder": header.encoder,
-        "counts": header.counts,
-        "generator": header.build.generator,
-    });
-    write(
-        "hipporag-entry.json",
-        (serde_json::to_string_pretty(&entry).expect("serialisable") + "\n").as_bytes(),
-    )?;
+    let entry = SiteEntry {
+        pieces: report.pieces_meta.clone(),
+        index: report.index_file.clone(),
+        search: SearchDefaults::default(),
+        languages: report.languages.clone(),
+        encoder: header.encoder.clone(),
+        counts: header.counts.clone(),
+        generator: header.build.generator.clone(),
+    };
+    write(ENTRY_FILE, entry.to_json().as_bytes())?;
     crate::files::replace_dir(tmp, &out)
 }
 

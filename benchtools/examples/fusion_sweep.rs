@@ -1,0 +1,215 @@
+//! The hybrid ranking's graph weight, rule by rule, on one index: the design input of
+//! `hipporag_wasm::fusion::graph_weight` (docs/tuning.md, "One hybrid ranking for every
+//! corpus").
+//!
+//! For each question it computes what `hipporag_wasm::fusion` mixes — the passage share `b`
+//! (BM25, fused by page with static scores when the index has them) and the graph share `g`
+//! (the seeds' PPR vectors, `phrase_ppr_vector`) — once, then ranks with each rule for the
+//! graph weight `w` (`(1 − w)·b + w·g`) and prints recall@1/2/5/10 (page recall with `--pages`)
+//! for the `dev` half (the file's `dev` split, else the even-numbered questions) and the
+//! `test` half. `--exact-seeds` seeds only the entities that are phrase nodes (what the index
+//! in pieces does); by default each entity links to its nearest phrase node.
+//!
+//! `cargo run --release -p hipporag-benchtools --example fusion_sweep -- INDEX QUESTIONS [--pages] [--exact-seeds]`
+
+use hipporag_indexer::eval::{
+    EvalQuestion, first_per_page, load_page_questions, load_questions, recall_at,
+};
+use hipporag_wasm::encoder::{HASHED_NGRAM_ID, HashedNgramEncoder};
+use hipporag_wasm::fusion::{
+    HybridWeights, PassageSignals, entity_seeds, graph_share, graph_weight, passage_share,
+};
+use hipporag_wasm::linking::link_entities;
+use hipporag_wasm::ppr::inverse_degrees;
+use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
+use hipporag_wasm::retriever::{RetrieveOptions, Retriever};
+use hipporag_wasm::scores::top_k;
+
+/// One question's shares.
+struct Shares {
+    dev: bool,
+    gold: Vec<Vec<u32>>,
+    bm25: Vec<f64>,
+    b: Vec<f64>,
+    g: Vec<f64>,
+}
+
+/// `(1 − top₂/top₁)` of `v`: how far its best value stands above its second.
+fn margin(v: &[f64]) -> f64 {
+    let t = top_k(v, 2);
+    match (t.first(), t.get(1)) {
+        (Some(a), Some(b)) if a.1 > 0.0 => (a.1 - b.1.max(0.0)) / a.1,
+        (Some(a), None) if a.1 > 0.0 => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// The share of `g`'s mass on `b`'s best `depth` passages.
+fn agreement(b: &[f64], g: &[f64], depth: usize) -> f64 {
+    let total: f64 = g.iter().sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let on: f64 = top_k(b, depth)
+        .iter()
+        .filter(|x| x.1 > 0.0)
+        .map(|x| g[x.0])
+        .sum();
+    on / total
+}
+
+type Rule = (&'static str, fn(&Shares) -> f64);
+
+/// The rules compared (the first is the default).
+const RULES: &[Rule] = &[
+    ("default: 0.9·clamp((A50 − 0.25)/0.25)", |s| {
+        graph_weight(&s.b, &s.g)
+    }),
+    ("0 (passage share alone)", |_| 0.0),
+    ("0.3", |_| 0.3),
+    ("0.5", |_| 0.5),
+    ("0.7", |_| 0.7),
+    ("0.9", |_| 0.9),
+    ("0.9·(1 − BM25 margin)", |s| {
+        0.9 * (1.0 - margin(&s.bm25))
+    }),
+    ("0.9·A50", |s| 0.9 * agreement(&s.b, &s.g, 50)),
+    ("0.9·A10", |s| 0.9 * agreement(&s.b, &s.g, 10)),
+    ("0.9·A50·(1 − BM25 margin)", |s| {
+        0.9 * agreement(&s.b, &s.g, 50) * (1.0 - margin(&s.bm25))
+    }),
+    ("0.9·min(1, A50/0.5)", |s| {
+        0.9 * (agreement(&s.b, &s.g, 50) / 0.5).min(1.0)
+    }),
+    ("0.9·clamp((A50 − 0.3)/0.3)", |s| {
+        0.9 * ((agreement(&s.b, &s.g, 50) - 0.3) / 0.3).clamp(0.0, 1.0)
+    }),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let pages_mode = args.iter().any(|a| a == "--pages");
+    let exact = args.iter().any(|a| a == "--exact-seeds");
+    let r = Retriever::from_vec(std::fs::read(&args[0]).expect("index")).expect("load");
+    let index = r.index();
+    assert_eq!(index.header.encoder.id, HASHED_NGRAM_ID, "a lexical index");
+    let enc = HashedNgramEncoder::new(index.dim());
+    let path = std::path::Path::new(&args[1]);
+    let questions: Vec<(bool, EvalQuestion)> = if pages_mode {
+        let dev = load_page_questions(path, index, Some("dev")).expect("questions");
+        let test = load_page_questions(path, index, Some("test")).expect("questions");
+        if dev.is_empty() {
+            test.into_iter()
+                .enumerate()
+                .map(|(i, q)| (i % 2 == 0, q))
+                .collect()
+        } else {
+            let dev = dev.into_iter().map(|q| (true, q));
+            dev.chain(test.into_iter().map(|q| (false, q))).collect()
+        }
+    } else {
+        let qs = load_questions(path, index).expect("questions");
+        qs.into_iter()
+            .enumerate()
+            .map(|(i, q)| (i % 2 == 0, q))
+            .collect()
+    };
+    let graph = hipporag_wasm::passage_graph::build(index);
+    let inv = inverse_degrees(&graph);
+    let n = index.phrases.len();
+    let defaults = RetrieveOptions::default();
+    let weights = HybridWeights {
+        static_weight: defaults.static_weight,
+        dense_weight: 0.0,
+        phrase_weight: None,
+    };
+    let shares: Vec<Shares> = questions
+        .iter()
+        .map(|(dev, q)| {
+            let p = r.prepare_query(&q.question, None, &enc).expect("query");
+            let input = p.input();
+            let bm25 = r.bm25_scores(&input).expect("bm25");
+            let statics = r.static_scores(&input);
+            let signals = PassageSignals {
+                bm25: &bm25,
+                statics: statics.as_deref(),
+                dense: None,
+                pages: &index.pages,
+            };
+            let mut seeds = if exact || n == 0 {
+                entity_seeds(input.entities, index)
+            } else {
+                link_entities(index, input.entities, input.embeddings, 0).expect("linking")
+            };
+            let mut seen = std::collections::HashSet::new();
+            seeds.retain(|s| seen.insert(s.phrase_id));
+            let vectors: Vec<PprVector> = seeds
+                .iter()
+                .map(|s| phrase_ppr_vector(&graph, &inv, n, s.phrase_id, defaults.damping))
+                .collect::<Result<_, _>>()
+                .expect("vectors");
+            let weighted: Vec<(f64, &PprVector)> =
+                seeds.iter().map(|s| s.weight).zip(&vectors).collect();
+            Shares {
+                dev: *dev,
+                gold: q.gold.clone(),
+                b: passage_share(&signals, &weights),
+                g: graph_share(&weighted, bm25.len()),
+                bm25,
+            }
+        })
+        .collect();
+    let ks = [1usize, 2, 5, 10];
+    let depth = if pages_mode { 80 } else { 10 };
+    let report = |name: &str, score: &dyn Fn(&Shares) -> Vec<f64>| {
+        let mut sum = [[0.0f64; 4]; 2];
+        let mut count = [0.0f64; 2];
+        for s in &shares {
+            let mut ranking: Vec<u32> = top_k(&score(s), depth)
+                .into_iter()
+                .filter(|x| x.1 > 0.0)
+                .map(|x| x.0 as u32)
+                .collect();
+            if pages_mode {
+                ranking = first_per_page(&ranking, &index.pages);
+            }
+            let h = usize::from(!s.dev);
+            count[h] += 1.0;
+            for (i, &k) in ks.iter().enumerate() {
+                sum[h][i] += recall_at(&ranking, &s.gold, k);
+            }
+        }
+        let half = |h: usize| {
+            ks.iter()
+                .enumerate()
+                .map(|(i, k)| format!("R@{k} {:.3}", sum[h][i] / count[h].max(1.0)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        println!("{name:<40} dev {} | test {}", half(0), half(1));
+    };
+    report("bm25", &|s| s.bm25.clone());
+    for (name, rule) in RULES {
+        report(name, &|s| {
+            let w = if s.g.iter().any(|&x| x > 0.0) {
+                rule(s)
+            } else {
+                0.0
+            };
+            s.b.iter()
+                .zip(&s.g)
+                .map(|(x, y)| (1.0 - w) * x + w * y)
+                .collect()
+        });
+    }
+    let dev: Vec<&Shares> = shares.iter().filter(|s| s.dev).collect();
+    let mean = |f: &dyn Fn(&Shares) -> f64| {
+        dev.iter().map(|s| f(s)).sum::<f64>() / dev.len().max(1) as f64
+    };
+    println!(
+        "dev means: agreement A50 {:.3}, A10 {:.3}, BM25 margin {:.3}",
+        mean(&|s| agreement(&s.b, &s.g, 50)),
+        mean(&|s| agreement(&s.b, &s.g, 10)),
+        mean(&|s| margin(&s.bm25))
+    );
+}

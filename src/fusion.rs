@@ -1,0 +1,308 @@
+//! The `hybrid` ranking, in one place: the single file ([`crate::retriever`]) and the index in
+//! pieces ([`crate::split::SplitIndex`]) both rank with [`hybrid_scores`], from the same
+//! numbers, so a site's page and `hipporag eval` give the same top-k.
+//!
+//! A passage's score is a mix of two distributions over passages:
+//!
+//! * the **passage share** `b` ([`passage_share`]): BM25's scores, or, when the index has static
+//!   word embeddings, the reciprocal-rank fusion by page of BM25's and the static scores
+//!   ([`crate::scores::page_rrf`]; a query embedding from a neural encoder joins it), normalised
+//!   to sum 1. Without static embeddings, a neural encoder's dense scores (min-max scaled) are
+//!   added to BM25's at `dense_weight`.
+//! * the **graph share** `g` ([`graph_share`]): the personalized PageRank of the query's seeds
+//!   (query entities that are phrase nodes, [`entity_seeds`], reset weight = node
+//!   specificity, HippoRAG §3.2) over HippoRAG 2's graph of phrase and passage nodes, as the
+//!   weighted sum of each seed's own PPR vector ([`crate::ppr_vectors`]; PPR is linear in its
+//!   reset vector). It sums to at most 1.
+//!
+//! `score = (1 − w)·b + w·g`, with `w` the graph weight: a caller's `phrase_weight`, or by
+//! default [`graph_weight`], decided per query from how much of the graph share falls on the
+//! passages the passage share ranks best.
+
+use crate::analysis::phrase_stem_key;
+use crate::index::MIN_INFLECTED_CHARS;
+use crate::linking::Seed;
+use crate::normalize::normalize_phrase;
+use crate::ppr_vectors::PprVector;
+use crate::query::PhraseLookup;
+use crate::scores::{MinMax, page_rrf, top_k};
+
+/// Reciprocal-rank fusion's `k` (Cormack, Clarke & Büttcher, SIGIR 2009: 60).
+pub const RRF_K: f64 = 60.0;
+/// Ranks of each signal that take part in the fusion.
+pub const RRF_DEPTH: usize = 100;
+/// The dense scores' weight in the reciprocal-rank fusion by page (indexes with static word
+/// embeddings and a neural encoder: a semantic-tier site), beside BM25's and the static scores'
+/// 1: equal weights, RRF's plain form (docs/tuning.md, "Semantic tier: the dense weight").
+pub const DENSE_RRF_WEIGHT: f64 = 1.0;
+/// The graph weight's ceiling in [`graph_weight`]: HippoRAG's multi-hop questions want most of
+/// the mass on the seeds (musique_train, rule extractor: hybrid R@5 peaks at phrase weight 0.9,
+/// docs/tuning.md).
+pub const MAX_GRAPH_WEIGHT: f64 = 0.9;
+
+/// The per-passage signals of one query, each with one value per passage (`|P|`).
+#[derive(Debug, Clone, Copy)]
+pub struct PassageSignals<'a> {
+    /// BM25 scores ([`crate::bm25::Bm25::scores`]).
+    pub bm25: &'a [f64],
+    /// Static word-embedding scores ([`crate::static_embeddings`]), when the index has them and
+    /// the query has a word in their vocabulary.
+    pub statics: Option<&'a [f64]>,
+    /// Dense cosine scores, when the index has a neural encoder and a query embedding is given.
+    pub dense: Option<&'a [f64]>,
+    /// The page of each passage ([`crate::index::Index::pages`]).
+    pub pages: &'a [u32],
+}
+
+/// The weights of [`hybrid_scores`], from [`crate::retriever::RetrieveOptions`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HybridWeights {
+    /// The static scores' weight beside BM25's 1 in the fusion by page (0: BM25 alone).
+    pub static_weight: f64,
+    /// The dense scores' share beside BM25's 1 (indexes without static embeddings); with them,
+    /// 0 leaves the dense scores out of the fusion and any other value puts them in at
+    /// [`DENSE_RRF_WEIGHT`].
+    pub dense_weight: f64,
+    /// The graph weight `w` in [0, 1]; `None` decides it per query ([`graph_weight`]).
+    pub phrase_weight: Option<f64>,
+}
+
+/// One query's hybrid ranking: a score per passage and the graph weight it was mixed with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HybridScores {
+    /// `(1 − w)·b + w·g` per passage (`|P|` values, summing to at most 1).
+    pub scores: Vec<f64>,
+    /// The graph weight `w` used.
+    pub graph_weight: f64,
+}
+
+/// The passage share `b` (module docs), normalised to sum 1; all zeros when no signal scores
+/// any passage.
+pub fn passage_share(s: &PassageSignals<'_>, w: &HybridWeights) -> Vec<f64> {
+    let statics = s.statics.filter(|_| w.static_weight > 0.0);
+    let dense = s.dense.filter(|_| w.dense_weight > 0.0);
+    let mut share = match statics {
+        Some(st) => {
+            let mut signals: Vec<(&[f64], f64)> = vec![(s.bm25, 1.0), (st, w.static_weight)];
+            if let Some(d) = dense {
+                signals.push((d, DENSE_RRF_WEIGHT));
+            }
+            page_rrf(&signals, s.pages, RRF_K, RRF_DEPTH)
+        }
+        None => {
+            let mut b = normalised(s.bm25.to_vec());
+            if let Some(d) = dense {
+                let range = MinMax::of(d.iter().copied());
+                let scaled = normalised(d.iter().map(|&x| range.scale(x)).collect());
+                for (x, y) in b.iter_mut().zip(scaled) {
+                    *x += w.dense_weight * y;
+                }
+            }
+            b
+        }
+    };
+    share = normalised(share);
+    share
+}
+
+/// `v` divided by its sum, or unchanged when the sum is not positive.
+fn normalised(mut v: Vec<f64>) -> Vec<f64> {
+    let total: f64 = v.iter().sum();
+    if total > 0.0 {
+        for x in &mut v {
+            *x /= total;
+        }
+    }
+    v
+}
+
+/// The graph share `g` over `passages` passages: `Σᵢ sᵢ·vᵢ`, with `sᵢ` each seed's weight
+/// divided by the seeds' total and `vᵢ` its PPR vector. All zeros without seeds.
+pub fn graph_share(seeds: &[(f64, &PprVector)], passages: usize) -> Vec<f64> {
+    let mut g = vec![0.0; passages];
+    let total: f64 = seeds.iter().map(|s| s.0).sum();
+    if total <= 0.0 {
+        return g;
+    }
+    for &(weight, v) in seeds {
+        for (j, p) in v.entries() {
+            if let Some(x) = g.get_mut(j as usize) {
+                *x += weight / total * p;
+            }
+        }
+    }
+    g
+}
+
+/// Passages of the passage share that [`graph_weight`] counts the graph's agreement on.
+pub const AGREEMENT_DEPTH: usize = 50;
+/// The agreement at or below which [`graph_weight`] leaves the graph out.
+pub const AGREEMENT_FLOOR: f64 = 0.25;
+/// The agreement at or above which [`graph_weight`] gives the graph [`MAX_GRAPH_WEIGHT`].
+pub const AGREEMENT_FULL: f64 = 0.5;
+
+/// The default graph weight of one query, from its **agreement**: the share of the graph
+/// share's mass `g` that falls on the passage share's best [`AGREEMENT_DEPTH`] passages `b`.
+/// At or below [`AGREEMENT_FLOOR`] the weight is 0, at or above [`AGREEMENT_FULL`] it is
+/// [`MAX_GRAPH_WEIGHT`], linear between; 0 without a graph share.
+///
+/// Why: HippoRAG's seeds are the query's named entities, and the passages that name them are
+/// among those the question's own words find, so the walk from them starts where BM25 does and
+/// adds the passages one hop further (multi-hop questions: musique_train's agreement is 0.81
+/// on average). When the query's phrase nodes are not its subject — a docs question whose
+/// words match generic or incidental phrases ("order", "mydict") — the walk leads to passages
+/// the text signals do not rank at all (Python's docs: agreement 0.19), and the graph is left
+/// out. The agreement is a property of the query's own scores, not of a language or corpus,
+/// so the rule needs no constant per language. docs/tuning.md, "One hybrid ranking for every
+/// corpus", has the measurements on the dev halves, and the rules tried beside it.
+pub fn graph_weight(b: &[f64], g: &[f64]) -> f64 {
+    let total: f64 = g.iter().sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let on_top: f64 = top_k(b, AGREEMENT_DEPTH)
+        .iter()
+        .filter(|x| x.1 > 0.0)
+        .map(|x| g[x.0])
+        .sum();
+    let agreement = on_top / total;
+    MAX_GRAPH_WEIGHT
+        * ((agreement - AGREEMENT_FLOOR) / (AGREEMENT_FULL - AGREEMENT_FLOOR)).clamp(0.0, 1.0)
+}
+
+/// The hybrid ranking of one query (module docs): `None` when neither share scores any passage.
+pub fn hybrid_scores(
+    s: &PassageSignals<'_>,
+    seeds: &[(f64, &PprVector)],
+    w: &HybridWeights,
+) -> Option<HybridScores> {
+    let b = passage_share(s, w);
+    let g = graph_share(seeds, s.bm25.len());
+    let has_b = b.iter().any(|&x| x > 0.0);
+    let has_g = g.iter().any(|&x| x > 0.0);
+    let weight = match (has_b, has_g) {
+        (false, false) => return None,
+        (true, false) => 0.0,
+        (false, true) => 1.0,
+        (true, true) => w.phrase_weight.unwrap_or_else(|| graph_weight(&b, &g)),
+    };
+    let scores = b
+        .iter()
+        .zip(&g)
+        .map(|(x, y)| (1.0 - weight) * x + weight * y)
+        .collect();
+    Some(HybridScores {
+        scores,
+        graph_weight: weight,
+    })
+}
+
+/// The hybrid ranking's seeds: each query entity that is a phrase node (its normalised text,
+/// or in Russian another inflected form of it: [`PhraseLookup::phrase`]), once per node, in
+/// the entities' order, with reset weight = node specificity `1/|Pᵢ|` (HippoRAG §3.2). An
+/// entity that is no node seeds nothing: the index in pieces cannot search every phrase
+/// embedding for the nearest node, so neither does the single file.
+pub fn entity_seeds(entities: &[String], index: &dyn PhraseLookup) -> Vec<Seed> {
+    let mut out: Vec<Seed> = Vec::new();
+    for e in entities {
+        let Some(node) = index.phrase(&normalize_phrase(e)) else {
+            continue;
+        };
+        if out.iter().any(|s| s.phrase_id == node.id) {
+            continue;
+        }
+        out.push(Seed {
+            linked_from: e.clone(),
+            phrase_id: node.id,
+            phrase: node.text,
+            cosine: 1.0,
+            specificity: node.specificity,
+            weight: f64::from(node.specificity),
+        });
+    }
+    out
+}
+
+/// Every key a phrase lookup of `normalized` reads: itself and, when it may match another
+/// inflected form ([`crate::index::Index::phrase_id_inflected`]: Russian, at least
+/// [`MIN_INFLECTED_CHARS`] characters), its inflection key.
+pub fn lookup_keys(normalized: &str, language: crate::analysis::Language) -> Vec<String> {
+    let mut out = vec![normalized.to_string()];
+    if normalized.chars().count() >= MIN_INFLECTED_CHARS
+        && let Some(k) = phrase_stem_key(normalized, language)
+    {
+        out.push(k);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vector(entries: &[(u32, u8)], scale: f32) -> PprVector {
+        PprVector {
+            passages: entries.iter().map(|e| e.0).collect(),
+            codes: entries.iter().map(|e| e.1).collect(),
+            scale,
+        }
+    }
+
+    #[test]
+    fn graph_weight_grows_with_the_graphs_agreement_with_the_passage_share() {
+        // b ranks passages 0..60 (passage j scores 100 − j); passages 60.. are outside its
+        // best 50.
+        let b: Vec<f64> = (0..100)
+            .map(|j| if j < 60 { 100.0 - j as f64 } else { 0.0 })
+            .collect();
+        let with = |inside: f64| {
+            let mut g = vec![0.0; 100];
+            g[3] = inside;
+            g[80] = 1.0 - inside;
+            graph_weight(&b, &g)
+        };
+        assert_eq!(with(1.0), MAX_GRAPH_WEIGHT);
+        assert_eq!(with(0.5), MAX_GRAPH_WEIGHT);
+        assert!((with(0.375) - MAX_GRAPH_WEIGHT / 2.0).abs() < 1e-12);
+        assert_eq!(with(0.25), 0.0);
+        assert_eq!(with(0.0), 0.0);
+        // Passage 55 is ranked by b, but not among its best 50.
+        let mut g = vec![0.0; 100];
+        g[55] = 1.0;
+        assert_eq!(graph_weight(&b, &g), 0.0);
+        assert_eq!(graph_weight(&b, &[0.0; 100]), 0.0);
+    }
+
+    #[test]
+    fn hybrid_scores_mix_the_two_shares_and_fall_back_to_either_alone() {
+        let bm25 = [2.0, 2.0, 0.0, 0.0];
+        let pages = [0, 1, 2, 3];
+        let s = PassageSignals {
+            bm25: &bm25,
+            statics: None,
+            dense: None,
+            pages: &pages,
+        };
+        let v = vector(&[(2, 255), (3, 51)], 0.5);
+        let w = HybridWeights {
+            static_weight: 1.0,
+            dense_weight: 0.0,
+            phrase_weight: Some(0.5),
+        };
+        let h = hybrid_scores(&s, &[(1.0, &v)], &w).unwrap();
+        let want = [0.25, 0.25, 0.25, 0.05];
+        for (g, w) in h.scores.iter().zip(want) {
+            assert!((g - w).abs() < 1e-9, "{:?}", h.scores);
+        }
+        // No seed: BM25's share alone; no BM25 match: the graph's alone.
+        let h = hybrid_scores(&s, &[], &w).unwrap();
+        assert_eq!((h.graph_weight, h.scores[0]), (0.0, 0.5));
+        let none = [0.0; 4];
+        let s0 = PassageSignals { bm25: &none, ..s };
+        assert_eq!(
+            hybrid_scores(&s0, &[(1.0, &v)], &w).unwrap().graph_weight,
+            1.0
+        );
+        assert!(hybrid_scores(&s0, &[], &w).is_none());
+    }
+}
