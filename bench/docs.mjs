@@ -1,8 +1,11 @@
-// The docs-search benchmark: `hipporag site` and Pagefind (npm `pagefind`, pinned in
-// package.json) on the same copy of Python 3.11's HTML docs, asked the same 511 CoNaLa queries
-// (../shared/data/pydocs/conala_pydocs.json) in the same headless Chromium run.
+// The site-search benchmark: `hipporag site` and Pagefind (npm `pagefind`, pinned in
+// package.json) on the same site, asked the same questions in the same headless Chromium run.
+// Sites (`--site`): `pydocs` (default), Python 3.11's HTML docs with the 511 CoNaLa queries
+// (../shared/data/pydocs/conala_pydocs.json); `musique`, musique_train as a site of one page
+// per passage with its 100 multi-hop questions (../shared/tools/corpus_site.py; its questions
+// are all `test`).
 //
-//   node bench/docs.mjs [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//   node bench/docs.mjs [--site pydocs|musique] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
 //
 // The copy: Debian's python3.11-doc (/usr/share/doc/python3.11/html, or $PYTHON_DOCS) without
 // the generated listings (genindex*, contents, py-modindex), for both engines alike. Each engine
@@ -28,7 +31,8 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const OUT = opt("--out", join(root, "out", "bench", "docs.json"));
+const SITE = opt("--site", "pydocs");
+const OUT = opt("--out", join(root, "out", "bench", SITE === "pydocs" ? "docs.json" : `${SITE}.json`));
 const SPLIT = opt("--split", "all");
 const LIMIT = Number(opt("--limit", "0"));
 // First searches measured, each on a fresh page with its own query (the first COLD queries).
@@ -38,7 +42,40 @@ const DATA = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
 const EXCLUDED = [/^genindex.*\.html$/, /^contents\.html$/, /^py-modindex\.html$/];
 const K = [1, 5, 10];
 
-let queries = JSON.parse(readFileSync(join(DATA, "pydocs", "conala_pydocs.json"), "utf8"));
+/** musique_train as a site in `dir` (corpus_site.py writes `dir/site/` and `dir/questions.json`). */
+function musiqueSite(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  const m = join(DATA, "musique_train");
+  execFileSync(
+    "python3",
+    [join(DATA, "..", "tools", "corpus_site.py"), join(m, "musique_train.json"), join(m, "musique_train_corpus.json"), dir],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}
+
+/** Each site: where it is built, its questions, and each engine's arguments. */
+const SITES = {
+  pydocs: {
+    dir: join(root, "out", "bench", "pydocs"),
+    prepare: (dir) => copyDocs(dir),
+    questions: () => join(DATA, "pydocs", "conala_pydocs.json"),
+    hipporag: [],
+    pagefind: [],
+  },
+  musique: {
+    dir: join(root, "out", "bench", "musique", "site"),
+    prepare: (dir) => musiqueSite(dirname(dir)),
+    questions: () => join(root, "out", "bench", "musique", "questions.json"),
+    hipporag: ["--exclude", "index.html"],
+    pagefind: ["--glob", "wiki/*.html"],
+  },
+};
+const site = SITES[SITE];
+if (!site) throw new Error(`--site ${SITE}: expected one of ${Object.keys(SITES).join(", ")}`);
+site.prepare(site.dir);
+let queries = JSON.parse(readFileSync(site.questions(), "utf8"));
 if (SPLIT !== "all") queries = queries.filter((q) => q.split === SPLIT);
 if (LIMIT > 0) queries = queries.slice(0, LIMIT);
 
@@ -209,16 +246,15 @@ async function run(browser, origin, siteDir, name, colds) {
   };
 }
 
-const siteDir = join(root, "out", "bench", "pydocs");
-copyDocs(siteDir);
+const siteDir = site.dir;
 const t0 = performance.now();
-execFileSync(join(root, "target", "release", "hipporag"), ["site", siteDir], {
+execFileSync(join(root, "target", "release", "hipporag"), ["site", siteDir, ...site.hipporag], {
   stdio: "inherit",
   env: { ...process.env, RUST_LOG: "warn" },
 });
 const hipporagBuildS = (performance.now() - t0) / 1000;
 const t1 = performance.now();
-execFileSync(join(root, "node_modules", ".bin", "pagefind"), ["--site", siteDir, "--silent"], { stdio: "inherit" });
+execFileSync(join(root, "node_modules", ".bin", "pagefind"), ["--site", siteDir, "--silent", ...site.pagefind], { stdio: "inherit" });
 const pagefindBuildS = (performance.now() - t1) / 1000;
 const pagefindVersion = JSON.parse(readFileSync(join(root, "node_modules", "pagefind", "package.json"), "utf8")).version;
 
@@ -250,7 +286,8 @@ results[0].buildSeconds = +hipporagBuildS.toFixed(1);
 results[1].buildSeconds = +pagefindBuildS.toFixed(1);
 const report = {
   date: new Date().toISOString(),
-  docs: DOCS,
+  site: SITE,
+  docs: SITE === "pydocs" ? DOCS : siteDir,
   queries: queries.length,
   split: SPLIT,
   pagefind: pagefindVersion,
@@ -265,7 +302,7 @@ mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, JSON.stringify(report, null, 2) + "\n");
 writeFileSync(OUT.replace(/\.json$/, ".runs.json"), JSON.stringify(results.map((r) => ({ engine: r.engine, runs: r.runs }))) + "\n");
 const cols = ["hit@1", "hit@5", "hit@10", "recall@5", "recall@10"];
-console.log(`Python ${DOCS}: ${queries.length} queries; Pagefind ${pagefindVersion}`);
+console.log(`${SITE} (${siteDir}): ${queries.length} queries; Pagefind ${pagefindVersion}`);
 for (const split of ["dev", "test"]) {
   if (!results[0][split]) continue;
   console.log(`\n${split} (${results[0][split].queries} queries)\nengine     ${cols.map((c) => c.padStart(9)).join(" ")}`);

@@ -18,7 +18,7 @@
 //! Stopwords are not removed here: the indexer leaves them out of the dictionary
 //! ([`crate::bm25::Bm25Data::build`]), so a query stopword finds no posting list and the
 //! browser needs no stopword list. The choice of identifiers-plus-parts and of stemming was made
-//! on the CoNaLa `dev` split of Python's docs (README, "Hybrid ranking").
+//! on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
 
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};

@@ -35,7 +35,7 @@ pub struct Bm25Params {
 }
 
 impl Default for Bm25Params {
-    /// `k1` = 1.2, `b` = 0.75 (Lucene's and Pagefind's defaults; README, "Hybrid ranking", has
+    /// `k1` = 1.2, `b` = 0.75 (Lucene's and Pagefind's defaults; docs/tuning.md, "Hybrid ranking", has
     /// the dev-split figures that kept them).
     fn default() -> Self {
         Self { k1: 1.2, b: 0.75 }

@@ -156,18 +156,23 @@ pub const AGREEMENT_FULL: f64 = 0.5;
 /// so the rule needs no constant per language. docs/tuning.md, "One hybrid ranking for every
 /// corpus", has the measurements on the dev halves, and the rules tried beside it.
 pub fn graph_weight(b: &[f64], g: &[f64]) -> f64 {
+    let a = agreement(b, g, AGREEMENT_DEPTH);
+    MAX_GRAPH_WEIGHT * ((a - AGREEMENT_FLOOR) / (AGREEMENT_FULL - AGREEMENT_FLOOR)).clamp(0.0, 1.0)
+}
+
+/// The share of `g`'s mass (one value per passage) on the `depth` passages that `b` scores
+/// highest (among those it scores above 0), in [0, 1]; 0 when `g` has no mass.
+pub fn agreement(b: &[f64], g: &[f64], depth: usize) -> f64 {
     let total: f64 = g.iter().sum();
     if total <= 0.0 {
         return 0.0;
     }
-    let on_top: f64 = top_k(b, AGREEMENT_DEPTH)
+    let on_top: f64 = top_k(b, depth)
         .iter()
         .filter(|x| x.1 > 0.0)
         .map(|x| g[x.0])
         .sum();
-    let agreement = on_top / total;
-    MAX_GRAPH_WEIGHT
-        * ((agreement - AGREEMENT_FLOOR) / (AGREEMENT_FULL - AGREEMENT_FLOOR)).clamp(0.0, 1.0)
+    on_top / total
 }
 
 /// The hybrid ranking of one query (module docs): `None` when neither share scores any passage.

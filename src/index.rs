@@ -28,8 +28,8 @@
 //! input makes loading panic. The same [`IndexData`] always encodes to the same bytes.
 //!
 //! The checksum is Adler-32 rather than CRC-32 (format version 1) because it runs on wasm SIMD
-//! (`simd-adler32`), where CRC-32's table-driven code dominated `Retriever.fromBytes` (README,
-//! "Index format", has the figures). For payloads of megabytes Adler-32 detects random damage as
+//! (`simd-adler32`), where CRC-32's table-driven code dominated `Retriever.fromBytes` (docs/benchmarks.md
+//! has the figures). For payloads of megabytes Adler-32 detects random damage as
 //! reliably; truncation is caught by the length field before either.
 
 use serde::{Deserialize, Serialize};

@@ -20,7 +20,7 @@
 //! in which node `i`'s update already reads the values updated before it in the same sweep
 //! (the dangling mass is taken from the previous sweep) — and stops when a sweep's L1 change
 //! falls below `tolerance` or after `max_iterations`. It reaches the same fixed point in about
-//! half the sweeps of plain (Jacobi) power iteration (README, "Benchmarks"). Checked against a direct LU solve (tests, ≤ 1e-9) and against igraph's
+//! half the sweeps of plain (Jacobi) power iteration (docs/benchmarks.md). Checked against a direct LU solve (tests, ≤ 1e-9) and against igraph's
 //! PRPACK (`bench/igraph_reference.py`, ≤ 1e-6 required). All arithmetic is f64, in a fixed
 //! order: same inputs, same bits, natively and in wasm.
 

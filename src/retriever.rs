@@ -155,7 +155,7 @@ pub enum PprMethod {
     /// hipporag1 mode a few seeds make push local and, at ε = 1e-7, exact in its top-5 on the
     /// musique_train questions (tested in `tests/musique_e2e.rs`); in hipporag2 mode every
     /// passage node is a seed, so push touches the whole graph and the sweeps are cheaper
-    /// (README, "Benchmarks", has the timings).
+    /// (docs/benchmarks.md, has the timings).
     #[default]
     Auto,
     /// Gauss–Seidel iteration to `tolerance` ([`personalized_pagerank`]).

@@ -75,7 +75,7 @@ impl MinMax {
 ///
 /// Why pages: docs pages hold many passages, and the two signals often match different
 /// passages of the gold page. On the CoNaLa `dev` split of Python's docs, fusing by page gave
-/// page recall@10 0.609 against 0.569 for the same fusion by passage (README, "Hybrid ranking").
+/// page recall@10 0.609 against 0.569 for the same fusion by passage (docs/tuning.md, "Hybrid ranking").
 /// Without URLs every passage is its own page, and this is plain RRF over passages.
 pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) -> Vec<f64> {
     let np = pages.iter().map(|&p| p as usize + 1).max().unwrap_or(0);

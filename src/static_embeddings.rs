@@ -2,7 +2,7 @@
 //!
 //! The Model2Vec idea (Tulkens & van Dongen, 2024: distil a sentence encoder into one vector per
 //! vocabulary token) in its simplest form, measured on Python's docs before it was adopted
-//! (README, "Hybrid ranking"):
+//! (docs/tuning.md, "Hybrid ranking"):
 //!
 //! * **vocabulary** — the corpus' [`words`] held by at least [`MIN_DF`] passages;
 //! * **word vectors** — each word encoded alone by the index-time sentence encoder
@@ -18,7 +18,7 @@
 //!   [`StaticEmbeddingsData::nprobe`] clusters whose centroids are nearest its vector
 //!   ([`probe`]), the others get no static score (0). This is what lets a browser fetch a
 //!   query's share of the codes alone (the site index in pieces, [`crate::split`]); measured
-//!   against the int8 vectors it replaced in README, "Static passage codes".
+//!   against the int8 vectors it replaced in docs/index-format.md, "Static passage codes".
 //! * **score** — [`code_score`]: `2 + cos(q, code)`, with `code` read as ±1 per dimension,
 //!   so that every probed passage scores above the unprobed 0.
 //!

@@ -614,7 +614,7 @@ mod simd {
 
     /// Dot product of two equal-length slices whose length is a multiple of 16: AVX2 where the
     /// CPU has it (detected at run time; the x86-64 baseline is SSE2 only), else SSE2. (The
-    /// int8 scans dominate native queries; README, "Benchmarks", has the criterion figures.)
+    /// int8 scans dominate native queries; docs/benchmarks.md, has the criterion figures.)
     #[cfg(target_arch = "x86_64")]
     pub fn dot_i8_16(a: &[i8], b: &[i8]) -> i32 {
         if std::is_x86_feature_detected!("avx2") {

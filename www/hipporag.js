@@ -103,7 +103,16 @@ export class HippoRAG {
       if (mode !== "bm25" && mode !== "hybrid")
         throw new Error(`search: useEncoder: false needs mode "bm25" or "hybrid" (got ${mode ?? "the default"})`);
       const ents = mode === "hybrid" ? (entities ?? this.retriever.extractEntities(question)) : [];
-      const result = this.retriever.retrieve({ question, topK, mode, entities: ents, embeddings: new Float32Array(0), exactSeeds: true, phraseWeight, ...ppr });
+      const result = this.retriever.retrieve({
+        question,
+        topK,
+        mode,
+        entities: ents,
+        embeddings: new Float32Array(0),
+        exactSeeds: true,
+        phraseWeight,
+        ...ppr,
+      });
       result.entities = ents;
       result.timings = { entitiesMs: 0, encodeMs: 0, retrieveMs: performance.now() - t0 };
       return result;

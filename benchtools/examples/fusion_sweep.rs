@@ -17,7 +17,8 @@ use hipporag_indexer::eval::{
 };
 use hipporag_wasm::encoder::{HASHED_NGRAM_ID, HashedNgramEncoder};
 use hipporag_wasm::fusion::{
-    HybridWeights, PassageSignals, entity_seeds, graph_share, graph_weight, passage_share,
+    HybridWeights, PassageSignals, agreement, entity_seeds, graph_share, graph_weight,
+    passage_share,
 };
 use hipporag_wasm::linking::link_entities;
 use hipporag_wasm::ppr::inverse_degrees;
@@ -42,20 +43,6 @@ fn margin(v: &[f64]) -> f64 {
         (Some(a), None) if a.1 > 0.0 => 1.0,
         _ => 0.0,
     }
-}
-
-/// The share of `g`'s mass on `b`'s best `depth` passages.
-fn agreement(b: &[f64], g: &[f64], depth: usize) -> f64 {
-    let total: f64 = g.iter().sum();
-    if total <= 0.0 {
-        return 0.0;
-    }
-    let on: f64 = top_k(b, depth)
-        .iter()
-        .filter(|x| x.1 > 0.0)
-        .map(|x| g[x.0])
-        .sum();
-    on / total
 }
 
 type Rule = (&'static str, fn(&Shares) -> f64);

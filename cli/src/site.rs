@@ -59,7 +59,7 @@ pub(crate) struct SiteArgs {
     pub(crate) encoder: EncoderChoice,
     /// With `--encoder minilm`: the weights of the model the page downloads. `int8` (default):
     /// 23 MB, row-wise int8, vectors within cosine 0.998 of f32's; `f32`: the model file as it is
-    /// (91 MB). README, "Semantic tier", has the measured effect on ranking.
+    /// (91 MB). docs/benchmarks.md, "The semantic tier", has the measured effect on ranking.
     #[arg(long, value_enum, default_value_t = ModelWeights::Int8)]
     pub(crate) model_weights: ModelWeights,
     /// Also write the single-file index (the graph, phrases, facts and vectors, ~16 MB gzipped

@@ -4,7 +4,7 @@
 //! Each passage's terms are [`hipporag_wasm::analysis::terms`] of its title, counted
 //! [`TITLE_WEIGHT`] times, then of its text; terms that are stems of the language's stopwords
 //! (NLTK's list, the `stop-words` crate) are left out, so queries need no stopword list.
-//! Chosen on the CoNaLa `dev` split of Python's docs (README, "Hybrid ranking").
+//! Chosen on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
 
 use std::collections::HashSet;
 

@@ -48,7 +48,7 @@ pub struct SplitOptions {
 
 impl Default for SplitOptions {
     /// 10 KB of terms, 3 KB of clusters and 19 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`]
-    /// of text: of README's sweep ("The index in pieces"), the setting with the fewest
+    /// of text: of the sweep in docs/index-format.md ("The index in pieces"), the setting with the fewest
     /// first-search bytes at no more pieces than the earlier defaults wrote (604 on Python's
     /// docs; Pagefind writes 621 files there). Sharing pieces among the small IVF clusters is
     /// what frees files for smaller term pieces: a query probes the large clusters far more
@@ -69,7 +69,7 @@ pub const PHRASE_PIECE_BYTES: usize = 6_000;
 
 /// [`SplitOptions::fragment_text_chars`] by default: what a result shows, its 190-character
 /// excerpt (`hipporag-site.js`), so that a result costs a fragment piece of short texts
-/// rather than of whole ones (README, "The index in pieces", has the bytes). 190 characters is
+/// rather than of whole ones (docs/index-format.md, "The index in pieces", has the bytes). 190 characters is
 /// the length of Pagefind's default excerpt, 30 words, at the median on Python's docs (189).
 pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 190;
 

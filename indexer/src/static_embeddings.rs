@@ -27,7 +27,7 @@ pub const PASSAGES_PER_CLUSTER: usize = 32;
 /// Most IVF clusters.
 pub const MAX_CLUSTERS: usize = 256;
 /// Clusters a query scores: 16 (of 256 on Python's docs, chosen on the CoNaLa `dev` split:
-/// README, "Static passage codes", has the sweep), all of them for a corpus of fewer than
+/// docs/index-format.md, "Static passage codes", has the sweep), all of them for a corpus of fewer than
 /// `16 × 32` passages.
 pub const NPROBE: usize = 16;
 /// Lloyd rounds of the spherical k-means.

@@ -29,7 +29,7 @@ const env = servedSite({
     run(["index", "--corpus", join(data, "musique_train", "musique_train_corpus.json"), "--out", index]);
     run(["pieces", index, "--out", out]);
     const rankings = join(dir, "rankings.json");
-    run(["eval", index, "--questions", musique, "--damping", "0", "--phrase-weight", "0", "--pieces", out, "--rankings", rankings]);
+    run(["eval", index, "--questions", musique, "--exact-seeds", "--pieces", out, "--rankings", rankings]);
     for (const m of JSON.parse(readFileSync(rankings, "utf8"))) native[m.mode] = m.runs;
     // What `hipporag site` adds beside the pieces for the default search.
     for (const f of ["hipporag_search.js", "hipporag_search_bg.wasm"]) copyFileSync(join(root, "pkg", f), join(out, f));

@@ -60,10 +60,7 @@ const env = servedSite({
         "--questions",
         conala,
         "--pages",
-        "--phrase-weight",
-        "0",
-        "--damping",
-        "0",
+        "--exact-seeds",
         "--pieces",
         join(dir, "_hipporag"),
         "--rankings",
@@ -130,8 +127,9 @@ test("Python's docs: questions spanning two pages return both, from the default 
   assert.ok(!requests.some((u) => u.endsWith(".hipporag") || u.endsWith("hipporag_wasm_bg.wasm")), requests.join(" "));
   // The explanation toggle.
   await page.locator("#hipporag-search details.hipporag-why summary").click();
-  // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page), no phrase
-  // seeds and no graph walk on a docs site (README, "Hybrid ranking").
+  // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page, mixed with
+  // the seeds' PPR vectors from the phrase pieces); the pieces report no seed, so the
+  // explanation names the passage signals only.
   const explained = await page.locator("#hipporag-search .hipporag-explain").innerText();
   assert.match(explained, /Ranking: BM25 over the passages, fused by page with static word-embedding scores/);
   assert.doesNotMatch(explained, /personalized PageRank/);
@@ -156,7 +154,7 @@ test("Python's docs: questions spanning two pages return both, from the default 
         }
       const s = await h.search(qs[0]);
       const d = await s.results[0].data();
-      // Another mode runs with HippoRAG's own damping, not the site's hybrid defaults.
+      // Another mode runs on the single file, with HippoRAG's damping as the pieces' vectors.
       const other = await h.search(qs[0], { mode: "hipporag1" });
       const [superseded, latest] = await Promise.all([h.debouncedSearch(qs[1], {}, 50), h.debouncedSearch(qs[2], {}, 50)]);
       return {
@@ -172,7 +170,7 @@ test("Python's docs: questions spanning two pages return both, from the default 
   );
   assert.ok(api.first.url && api.first.title && api.first.excerpt.length > 0 && Array.isArray(api.first.contributions));
   assert.equal(api.superseded, null, "a superseded debounced search resolves to null");
-  assert.deepEqual(api.damping, [0, 0.5], "the site's hybrid search runs without the walk, hipporag1 with it");
+  assert.deepEqual(api.damping, [0.5, 0.5], "the phrase pieces' PPR vectors and hipporag1 use HippoRAG's damping");
   assert.equal(api.otherMode, "hipporag1");
   assert.ok(api.latestCount > 0);
   assert.deepEqual(errors, []);

@@ -63,22 +63,7 @@ function nativePages(q) {
   const res = JSON.parse(
     execFileSync(
       bin,
-      [
-        "query",
-        index,
-        q,
-        "--mode",
-        "hybrid",
-        "--phrase-weight",
-        "0",
-        "--damping",
-        "0",
-        "--top-k",
-        "64",
-        "--json",
-        "--model",
-        join(out, "models", "all-MiniLM-L6-v2"),
-      ],
+      ["query", index, q, "--mode", "hybrid", "--top-k", "64", "--json", "--model", join(out, "models", "all-MiniLM-L6-v2")],
       { encoding: "utf8", env: { ...process.env, RUST_LOG: "warn" } },
     ),
   );

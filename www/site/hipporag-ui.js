@@ -128,7 +128,9 @@ function panel(root) {
         {},
         h("strong", {}, "Ranking: "),
         (RANKINGS[res.mode] ?? res.mode) +
-          (res.mode === "hybrid" && res.damping > 0 ? "; spread by personalized PageRank over phrase and passage nodes" : ""),
+          (res.mode === "hybrid" && res.damping > 0 && x.seeds.length > 0
+            ? "; mixed with the personalized PageRank of the seed phrases"
+            : ""),
       ),
       ...(x.seeds.length === 0
         ? []

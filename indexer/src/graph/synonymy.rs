@@ -48,7 +48,7 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// another row's neighbour). Memory: the normalised copy (`n × dim` f32) plus, per thread,
 /// one `256 × n` f32 block (dense) or two `n`-long accumulators (sparse, beside the inverted
 /// index's 8 bytes per non-zero value), plus the pairs above `tau`. Measured
-/// (`examples/synonymy_scale.rs`): see README, Benchmarks.
+/// (`examples/synonymy_scale.rs`): see docs/benchmarks.md.
 pub fn synonymy_pairs(
     emb: &[f32],
     seeks_synonyms: &[bool],
