@@ -343,11 +343,10 @@ pub struct PprProblem<'a> {
 
 impl PprProblem<'_> {
     /// Passage scores from this problem's PPR vector `ppr`: `Pᵀ·ppr` for hipporag1
-    /// ([`passage_scores`]), the passage nodes' own probabilities `ppr[|N|..]` for hipporag2
-    /// and hybrid.
+    /// ([`passage_scores`]), the passage nodes' own probabilities `ppr[|N|..]` for hipporag2.
     pub fn passage_scores(&self, index: &Index, ppr: &[f64]) -> Vec<f64> {
         match self.mode {
-            Mode::HippoRag2 | Mode::Hybrid => ppr[index.phrases.len()..].to_vec(),
+            Mode::HippoRag2 => ppr[index.phrases.len()..].to_vec(),
             _ => passage_scores(index, ppr),
         }
     }
