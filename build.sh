@@ -95,29 +95,35 @@ build_native() {
   cargo build --release -p hipporag-cli
 }
 
+# The wasm modules into pkg/, then the native binary, which embeds pkg/ (cli/build.rs).
+build_all() {
+  build_wasm
+  build_native
+}
+
+# npm's wasm-opt (binaryen, pinned) over one module in place, with the features every current
+# browser engine has; a module it fails on is kept unoptimised, with a line saying so.
+wasm_opt() {
+  local level=$1 file=$2
+  command -v wasm-opt >/dev/null || return 0
+  wasm-opt "$level" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-simd "$file" -o "$file" || echo "wasm-opt failed on $file; keeping it unoptimised"
+}
+
 build_wasm() {
   npm_deps  # binaryen's wasm-opt (node_modules/.bin, on PATH below)
   cargo build --lib --target wasm32-unknown-unknown --profile wasm-release
   rm -rf pkg && mkdir -p pkg
   wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-release/hipporag_wasm.wasm
-  if command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
-      pkg/hipporag_wasm_bg.wasm -o pkg/hipporag_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised module"
-  fi
+  wasm_opt -Oz pkg/hipporag_wasm_bg.wasm
   # The index in pieces' small search module (search/, the core without the retriever's API).
   cargo build -p hipporag-search --lib --target wasm32-unknown-unknown --profile wasm-search
   wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-search/hipporag_search.wasm
-  if command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
-      pkg/hipporag_search_bg.wasm -o pkg/hipporag_search_bg.wasm || echo "wasm-opt failed; keeping the unoptimised search module"
-  fi
+  wasm_opt -Oz pkg/hipporag_search_bg.wasm
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
   cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/indexer target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
-  if command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
-      pkg/indexer/hipporag_indexer_wasm_bg.wasm -o pkg/indexer/hipporag_indexer_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised indexer module"
-  fi
+  wasm_opt -Oz pkg/indexer/hipporag_indexer_wasm_bg.wasm
   # The same with jieba, for Chinese files (pkg/indexer-zh/: the page loads it instead when the
   # files are Chinese). jieba-rs's dictionary is zstd-compressed by zstd's C library: clang and
   # llvm-ar build it for wasm32.
@@ -125,19 +131,13 @@ build_wasm() {
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
     cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release --features jieba
   wasm-bindgen --target web --out-dir pkg/indexer-zh target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
-  if command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
-      pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -o pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised Chinese indexer module"
-  fi
+  wasm_opt -Oz pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
   cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
   # (About a minute for npm's wasm-opt on this 4 MB module, for 13% fewer bytes: skipped by the
   # test run, which sets SKIP_ENCODER_WASM_OPT=1.)
-  if command -v wasm-opt >/dev/null && [ -z "${SKIP_ENCODER_WASM_OPT:-}" ]; then
-    wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd \
-      pkg/minilm/hipporag_minilm_bg.wasm -o pkg/minilm/hipporag_minilm_bg.wasm || echo "wasm-opt failed; keeping the unoptimised encoder module"
-  fi
+  [ -n "${SKIP_ENCODER_WASM_OPT:-}" ] || wasm_opt -O3 pkg/minilm/hipporag_minilm_bg.wasm
   cp www/hipporag.js pkg/hipporag.js
   cp www/hipporag.d.ts pkg/hipporag.d.ts
   site_assets
@@ -217,7 +217,7 @@ xquad_indexes() {
 }
 
 # The static site: out/www/ (page + worker bundled by esbuild, the wasm module, the indexes
-# that exist, corpora.json). Needs build_native, build_wasm and the indexes first.
+# that exist, corpora.json). Needs build_all and the indexes first.
 build_site() {
   npm_deps
   university_index
@@ -261,8 +261,7 @@ demo() {
   ./target/release/hipporag query "$OUT/musique_train.hipporag" \
     "Who was the first president of the association which published Journal of Psychotherapy Integration?"
   setup
-  build_wasm
-  build_native  # after pkg/: the binary embeds it (cli/build.rs)
+  build_all
   musique_minilm_index
   echo "== recall on musique_train, all-MiniLM-L6-v2"
   ./target/release/hipporag eval "$OUT/musique_train_minilm.hipporag" --questions "$DATA/musique_train/musique_train.json" --model "$MODEL_DIR"
@@ -330,6 +329,12 @@ test_deps() {
 
 run_tests() {
   export SKIP_ENCODER_WASM_OPT=1
+  # Tests build the release profile without fat LTO and with 16 codegen units: each of the ~25
+  # test binaries otherwise pays about a minute of single-threaded LTO link, and CI has 2 cores
+  # and 60 minutes. Results do not change (no fast-math; the JS tests compare wasm and native
+  # index bytes). The wasm modules the site serves keep LTO (wasm-release, wasm-search).
+  export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+  export CARGO_PROFILE_WASM_RELEASE_LTO=true CARGO_PROFILE_WASM_RELEASE_CODEGEN_UNITS=1
   test_deps
   setup
   cargo fmt --all -- --check
@@ -347,8 +352,7 @@ run_tests() {
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
     cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --features jieba -- -D warnings
   wasm_test
-  build_wasm
-  build_native  # after pkg/: the binary embeds it (cli/build.rs)
+  build_all
   musique_index
   node --test tests/js/
   # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
@@ -370,8 +374,7 @@ synthetic_index() {
 bench() {
   test_deps  # chromium, python3.11-doc and the npm packages (Pagefind among them)
   setup
-  build_wasm
-  build_native  # after pkg/: the binary embeds it (cli/build.rs)
+  build_all
   musique_index
   synthetic_index
   # Docs search side by side in one Chromium run: `hipporag site` and Pagefind (pinned) on
@@ -404,8 +407,7 @@ bench_reference() {
     python3 -m venv bench/.venv || { echo "error: python3 -m venv failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
   fi
   bench/.venv/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
-  build_wasm
-  build_native  # after pkg/: the binary embeds it (cli/build.rs)
+  build_all
   musique_index
   synthetic_index
   local q="$DATA/musique_train/musique_train.json" s="$OUT/synthetic"
@@ -421,12 +423,12 @@ case "${1:-}" in
   test) run_tests ;;
   setup) setup ;;
   model) fetch_model; echo "$MODEL_DIR" ;;
-  build) setup; build_wasm; build_native ;;
+  build) setup; build_all ;;
   bench) bench ;;
-  site) setup; build_wasm; build_native; musique_index; build_site ;;
-  serve) setup; build_wasm; build_native; musique_index; build_site; serve ;;
+  site) setup; build_all; musique_index; build_site ;;
+  serve) setup; build_all; musique_index; build_site; serve ;;
   bench-reference) bench_reference ;;
-  pydocs) setup; build_wasm; build_native; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
+  pydocs) setup; build_all; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
   fuzz) fuzz ;;
   *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Language;
 use crate::error::FormatProblem;
+use crate::expansion::{QueryTerms, TermDictionary};
 use crate::{Error, Result};
 
 /// BM25's free parameters.
@@ -262,6 +263,37 @@ impl Bm25 {
         self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()
     }
 
+    /// BM25 scores of every passage (`|P|` values) for a query with expanded words
+    /// ([`crate::expansion::query_terms`]): [`Bm25::scores`] of `query.exact`, plus for each
+    /// expanded word its best weighted alternative in the passage, `max_t w_t · bm25_t(p)`.
+    pub fn expanded_scores(&self, query: &QueryTerms, passages: usize) -> Vec<f64> {
+        let mut out = self.scores(&query.exact, passages);
+        let mut best = vec![0.0f64; passages];
+        for alternatives in &query.expanded {
+            best.iter_mut().for_each(|b| *b = 0.0);
+            for (term, w) in alternatives {
+                if let Some(t) = self.term_id(term) {
+                    self.for_each_posting(t, |p, s| best[p] = best[p].max(w * s));
+                }
+            }
+            out.iter_mut().zip(&best).for_each(|(o, b)| *o += b);
+        }
+        out
+    }
+
+    /// Calls `f(passage, bm25_t(passage))` for each posting of term `t`.
+    fn for_each_posting(&self, t: usize, mut f: impl FnMut(usize, f64)) {
+        let (a, b) = (self.ptr[t] as usize, self.ptr[t + 1] as usize);
+        let (idf, k1) = (self.idf[t], self.params.k1);
+        for (&p, &f_) in self.passages[a..b].iter().zip(&self.tf[a..b]) {
+            let tf = f_ as f32;
+            f(
+                p as usize,
+                f64::from(idf * tf * (k1 + 1.0) / (tf + self.norm[p as usize])),
+            );
+        }
+    }
+
     /// BM25 scores of every passage (`|P|` values, 0 for passages without a query term) for the
     /// analysed query terms `query`; repeated terms count once.
     pub fn scores(&self, query: &[String], passages: usize) -> Vec<f64> {
@@ -269,16 +301,27 @@ impl Bm25 {
         ids.sort_unstable();
         ids.dedup();
         let mut out = vec![0.0f64; passages];
-        let k1 = self.params.k1;
         for t in ids {
-            let (a, b) = (self.ptr[t] as usize, self.ptr[t + 1] as usize);
-            let idf = self.idf[t];
-            for (&p, &f) in self.passages[a..b].iter().zip(&self.tf[a..b]) {
-                let f = f as f32;
-                out[p as usize] += f64::from(idf * f * (k1 + 1.0) / (f + self.norm[p as usize]));
-            }
+            self.for_each_posting(t, |p, s| out[p] += s);
         }
         out
+    }
+}
+
+/// The single file's whole dictionary, for [`crate::expansion`].
+impl TermDictionary for Bm25 {
+    fn has_term(&self, term: &str) -> bool {
+        self.term_id(term).is_some()
+    }
+
+    fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {
+        let from = self.terms.partition_point(|t| t.as_str() < prefix);
+        for (t, term) in self.terms.iter().enumerate().skip(from) {
+            if !term.starts_with(prefix) {
+                break;
+            }
+            f(term, self.ptr[t + 1] - self.ptr[t]);
+        }
     }
 }
 

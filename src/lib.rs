@@ -18,6 +18,7 @@
 //!
 //! * [`analysis`] — the terms of a text (word boundaries, stemming), for BM25.
 //! * [`bm25`] — BM25 over passage terms (the `bm25` and `hybrid` modes).
+//! * [`expansion`] — the word being typed matched as a prefix, a misspelt word within one edit.
 //! * [`static_embeddings`] — static word embeddings distilled from the index-time encoder: the
 //!   `hybrid` mode's semantic passage score with no model at query time.
 //! * [`index`] — the index file: header, payload, validation ([`Index`]).
@@ -93,6 +94,7 @@ pub mod analysis;
 pub mod bm25;
 pub mod encoder;
 pub mod error;
+pub mod expansion;
 pub mod fusion;
 pub mod index;
 pub mod linking;

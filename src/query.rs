@@ -211,6 +211,12 @@ pub trait PhraseLookup {
     fn phrase(&self, normalized: &str) -> Option<PhraseNode>;
 }
 
+/// Whether `t` (normalised, lowercase) is a stopword of the question for `index`: one of the
+/// built-in English ones or the index's own ([`PhraseLookup::is_query_stopword`]).
+pub fn is_stopword_of(index: &dyn PhraseLookup, t: &str) -> bool {
+    is_stopword(t) || index.is_query_stopword(t)
+}
+
 /// A phrase node as [`PhraseLookup::phrase`] finds it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhraseNode {

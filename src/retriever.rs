@@ -538,7 +538,8 @@ impl Retriever {
         )
     }
 
-    /// BM25 scores of every passage for the question of `q` ([`crate::bm25::Bm25::scores`]).
+    /// BM25 scores of every passage for the question of `q`, with the word being typed and
+    /// misspelt words expanded ([`crate::expansion`], [`crate::bm25::Bm25::expanded_scores`]).
     ///
     /// # Errors
     /// [`Error::InvalidRequest`] when the index has no BM25 index or `q` has no question.
@@ -553,8 +554,10 @@ impl Retriever {
                 "bm25 and hybrid modes need the question".into(),
             ));
         };
-        let terms = crate::analysis::terms(question, bm25.language());
-        Ok(bm25.scores(&terms, self.index.passages.len()))
+        let index = &self.index;
+        let stop = |t: &str| crate::query::is_stopword_of(index, t);
+        let query = crate::expansion::query_terms(question, bm25.language(), bm25, &stop);
+        Ok(bm25.expanded_scores(&query, self.index.passages.len()))
     }
 
     fn hipporag2_problem(

@@ -38,7 +38,7 @@ export interface RetrieveRequest {
   linkingTopK?: number;
   /** HippoRAG 2: passage-node reset weight (default 0.05). */
   passageNodeWeight?: number;
-  /** Hybrid: the graph share's weight, in [0, 1] (default: decided per query from how far BM25's best passage stands above its second; the rest is the passage share's). */
+  /** Hybrid: the graph share's weight, in [0, 1] (default: decided per query from the graph's agreement with the passage share, fusion::graph_weight; the rest is the passage share's). */
   phraseWeight?: number;
   /** Hybrid, neural encoders only: the dense passage scores' share (default 8). */
   denseWeight?: number;

@@ -340,3 +340,86 @@ fn a_term_piece_with_broken_postings_is_refused() {
         .add_term_piece(0, &encode_piece(tag::TERM, &stored))
         .unwrap();
 }
+
+/// A question half-typed (cut after 3 letters of its longest word) and one misspelt (its
+/// longest word's fourth letter replaced), as `../shared/tools/query_variants.py` makes them,
+/// each with the words BM25 ranks by when nothing is expanded: the typed word ended by a space;
+/// the question without its misspelt word, which no dictionary has.
+fn variants(question: &str) -> Option<[(String, String); 2]> {
+    let (at, word) = question
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| w.len() >= 6)
+        .max_by_key(|(at, w)| (w.len(), std::cmp::Reverse(*at)))?;
+    let typed = question[..at + 3].to_string();
+    let c = if &word[3..4] == "x" { "q" } else { "x" };
+    let typo = format!("{}{c}{}", &question[..at + 3], &question[at + 4..]);
+    let without = format!("{}{}", &question[..at], &question[at + word.len()..]);
+    Some([(typed.clone(), format!("{typed} ")), (typo, without)])
+}
+
+#[test]
+fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_and_find_more() {
+    let data_ = musique();
+    let tmp = tempfile::tempdir().unwrap();
+    let meta = write(tmp.path(), &data_);
+    let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
+    let dir = PieceDir::new(tmp.path());
+    let mut split = dir.open(&meta).unwrap();
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    let bm25 = RetrieveOptions {
+        mode: Mode::Bm25,
+        top_k: 5,
+        ..Default::default()
+    };
+    let recall = |ranked: &[(usize, f64)], gold: &[Vec<u32>]| {
+        gold.iter()
+            .filter(|g| ranked.iter().any(|&(j, _)| g.contains(&(j as u32))))
+            .count()
+    };
+    let (mut compared, mut found, mut plain) = (0, [0; 2], [0; 2]);
+    for q in &questions {
+        let Some(variants) = variants(&q.question) else {
+            continue;
+        };
+        for (v, (text, without)) in variants.iter().enumerate() {
+            let pieces = dir.search(&mut split, text, &bm25).unwrap();
+            let input = hipporag_wasm::retriever::QueryInput {
+                question: Some(text),
+                ..Default::default()
+            };
+            let single: Vec<(usize, f64)> = r
+                .retrieve(&input, &bm25)
+                .unwrap()
+                .passages
+                .iter()
+                .map(|p| (p.id as usize, p.score))
+                .collect();
+            let bits =
+                |v: &[(usize, f64)]| v.iter().map(|&(j, s)| (j, s.to_bits())).collect::<Vec<_>>();
+            assert_eq!(bits(&pieces), bits(&single), "{text:?}");
+            found[v] += recall(&pieces, &q.gold);
+            let ranked = dir.search(&mut split, without, &bm25).unwrap();
+            plain[v] += recall(&ranked, &q.gold);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 150, "{compared}");
+    // Gold passages in the top 5, expanded against not: more for both.
+    assert!(
+        found[0] > plain[0],
+        "half-typed: {} vs {}",
+        found[0],
+        plain[0]
+    );
+    assert!(
+        found[1] > plain[1],
+        "misspelt: {} vs {}",
+        found[1],
+        plain[1]
+    );
+}

@@ -78,7 +78,7 @@ export interface SearchOptions {
   entities?: string[];
   /** HippoRAG 2: facts linked and seed phrases kept (default 5). */
   linkingTopK?: number;
-  /** Hybrid mode: the graph share's weight, in [0, 1] (default: decided per query from how far BM25's best passage stands above its second). */
+  /** Hybrid mode: the graph share's weight, in [0, 1] (default: decided per query from the graph's agreement with the passage share, fusion::graph_weight). */
   phraseWeight?: number;
 }
 

@@ -173,11 +173,14 @@ fn ask(
         }
         stored
     };
-    for i in split.missing_term_pieces(question) {
-        let stored = fetch(piece_name(split.term_piece_hash(i).expect("piece")), 0);
-        split
-            .add_term_piece(i, &gunzip(stored))
-            .expect("term piece");
+    // Twice: a misspelt word's key range is known once its own term piece is loaded.
+    for _ in 0..2 {
+        for i in split.missing_term_pieces(question) {
+            let stored = fetch(piece_name(split.term_piece_hash(i).expect("piece")), 0);
+            split
+                .add_term_piece(i, &gunzip(stored))
+                .expect("term piece");
+        }
     }
     for i in split.missing_phrase_pieces(question) {
         let stored = fetch(piece_name(split.phrase_piece_hash(i).expect("piece")), 3);

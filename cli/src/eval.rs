@@ -36,8 +36,8 @@ pub(crate) struct EvalArgs {
     /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
-    /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query from how
-    /// far BM25's best passage stands above its second].
+    /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query
+    /// from the graph's agreement with the passage share (fusion::graph_weight)].
     #[arg(long, value_parser = unit_interval)]
     pub(crate) phrase_weight: Option<f64>,
     /// Hybrid mode, neural encoders: the dense passage scores' share beside BM25's 1.

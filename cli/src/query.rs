@@ -27,8 +27,8 @@ pub(crate) struct QueryArgs {
     /// Print the result as JSON (the same shape the wasm API returns).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query from how
-    /// far BM25's best passage stands above its second].
+    /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query
+    /// from the graph's agreement with the passage share (fusion::graph_weight)].
     #[arg(long, value_parser = unit_interval)]
     pub(crate) phrase_weight: Option<f64>,
     /// PPR damping factor (HippoRAG: 0.5). 0 leaves the graph out.

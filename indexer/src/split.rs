@@ -554,9 +554,12 @@ impl PieceDir {
         question: &str,
         opts: &RetrieveOptions,
     ) -> Result<Vec<(usize, f64)>> {
-        for i in index.missing_term_pieces(question) {
-            let hash = *index.term_piece_hash(i).expect("a listed piece");
-            index.add_term_piece(i, &self.read(&hash)?)?;
+        // Twice: a misspelt word's key range is known once its own term piece is loaded.
+        for _ in 0..2 {
+            for i in index.missing_term_pieces(question) {
+                let hash = *index.term_piece_hash(i).expect("a listed piece");
+                index.add_term_piece(i, &self.read(&hash)?)?;
+            }
         }
         for i in index.missing_phrase_pieces(question) {
             let hash = *index.phrase_piece_hash(i).expect("a listed piece");

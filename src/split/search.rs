@@ -11,10 +11,13 @@ use super::{
 use crate::analysis::{Language, terms};
 use crate::bm25::{Bm25, Bm25Data, check_postings};
 use crate::error::FormatProblem;
+use crate::expansion::{TermDictionary, expansion_prefixes, query_terms};
 use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys};
 use crate::index::MIN_INFLECTED_CHARS;
 use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
-use crate::query::{PhraseLookup, PhraseNode, extract_query_entities, phrase_lookups};
+use crate::query::{
+    PhraseLookup, PhraseNode, extract_query_entities, is_stopword_of, phrase_lookups,
+};
 use crate::retriever::{Mode, RetrieveOptions};
 use crate::scores::top_k;
 use crate::static_embeddings::{code_score, idf, probe, query_vector, words};
@@ -77,6 +80,11 @@ fn no_postings(meta: &SplitMeta, doc_len: &[u32]) -> Bm25Data {
 
 /// The meta piece, checked, with the term and cluster pieces loaded so far.
 ///
+/// The most term pieces one expanded word's key range fetches
+/// ([`SplitIndex::missing_term_pieces`]): a range past them is read only as far as they go, so
+/// its expansions may then differ from the single file's.
+pub const MAX_RANGE_PIECES: usize = 8;
+
 /// Usage (what the page's JS and the native tests both do): [`SplitIndex::from_meta`]; per
 /// query, fetch [`SplitIndex::missing_term_pieces`] and [`SplitIndex::add_term_piece`] each,
 /// then fetch [`SplitIndex::missing_cluster_pieces`] and [`SplitIndex::add_cluster_piece`]
@@ -252,7 +260,10 @@ impl SplitIndex {
     }
 
     /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`words`],
-    /// stopwords aside — that are not loaded yet, ascending.
+    /// stopwords aside — and the pieces of its expansion's key ranges
+    /// ([`crate::expansion::expansion_prefixes`], at most [`MAX_RANGE_PIECES`] a range), that are
+    /// not loaded yet, ascending. A misspelt word's range is known only once its own term piece
+    /// is loaded, so a page asks again after adding the pieces (at most twice in all).
     pub fn missing_term_pieces(&self, question: &str) -> Vec<usize> {
         let mut keys = terms(question, self.meta.language);
         if self.meta.statics.is_some() {
@@ -262,11 +273,34 @@ impl SplitIndex {
             .iter()
             .filter(|k| self.meta.stopwords.binary_search(k).is_err())
             .filter_map(|k| self.term_piece_of(k))
-            .filter(|i| !self.terms.contains_key(i))
             .collect();
+        let stop = |t: &str| is_stopword_of(self, t);
+        let known = |t: &str| {
+            let i = self.term_piece_of(t)?;
+            Some(
+                self.terms
+                    .get(&i)?
+                    .terms
+                    .binary_search_by(|x| x.as_str().cmp(t))
+                    .is_ok(),
+            )
+        };
+        for prefix in expansion_prefixes(question, self.meta.language, &stop, &known) {
+            out.extend(self.range_pieces(&prefix));
+        }
+        out.retain(|i| !self.terms.contains_key(i));
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The term pieces holding the keys that begin with `prefix`, [`MAX_RANGE_PIECES`] at most.
+    fn range_pieces(&self, prefix: &str) -> Vec<usize> {
+        let first = self.term_piece_of(prefix).unwrap_or(0);
+        (first..self.meta.terms.len())
+            .take_while(|&i| i == first || self.meta.terms[i].first.starts_with(prefix))
+            .take(MAX_RANGE_PIECES)
+            .collect()
     }
 
     /// The phrase piece holding `key`.
@@ -634,11 +668,13 @@ impl SplitIndex {
                 "phraseWeight must be in [0, 1], got {w}"
             )));
         }
-        let query_terms = terms(question, self.meta.language);
+        let stop = |t: &str| is_stopword_of(self, t);
+        let query = query_terms(question, self.meta.language, self, &stop);
+        let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
         // The query's terms as a small inverted index over every passage: the same lists,
         // lengths and IDFs as the single file's, summed in the same order (ascending term).
         let mut found: Vec<(&String, usize, usize)> = Vec::new();
-        for t in &query_terms {
+        for t in query.exact.iter().chain(alternatives) {
             if let Some(i) = self.term_piece_of(t)
                 && let Some(p) = self.terms.get(&i)
                 && let Ok(k) = p.terms.binary_search(t)
@@ -657,7 +693,7 @@ impl SplitIndex {
             data.tf.extend_from_slice(&p.tf[a..b]);
             data.ptr.push(data.gaps.len() as u32);
         }
-        let lexical = Bm25::from_data(data, self.n())?.scores(&query_terms, self.n());
+        let lexical = Bm25::from_data(data, self.n())?.expanded_scores(&query, self.n());
         match opts.mode {
             Mode::Bm25 => return Ok(top_k(&lexical, opts.top_k)),
             Mode::Hybrid => {}
@@ -760,6 +796,30 @@ impl SplitIndex {
             .fragments
             .partition_point(|r| r.first as usize <= j);
         Some(&self.meta.fragments.get(f.checked_sub(1)?)?.hash)
+    }
+}
+
+/// The loaded term pieces' dictionary, for [`crate::expansion`].
+impl TermDictionary for SplitIndex {
+    fn has_term(&self, term: &str) -> bool {
+        self.term_piece_of(term)
+            .and_then(|i| self.terms.get(&i))
+            .is_some_and(|p| p.terms.binary_search_by(|x| x.as_str().cmp(term)).is_ok())
+    }
+
+    fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {
+        for i in self.range_pieces(prefix) {
+            let Some(p) = self.terms.get(&i) else {
+                continue;
+            };
+            let from = p.terms.partition_point(|t| t.as_str() < prefix);
+            for (k, t) in p.terms.iter().enumerate().skip(from) {
+                if !t.starts_with(prefix) {
+                    break;
+                }
+                f(t, p.ptr[k + 1] - p.ptr[k]);
+            }
+        }
     }
 }
 

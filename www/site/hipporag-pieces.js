@@ -7,7 +7,8 @@
 //   const { ranked } = await pieces.search("save a dict as JSON", { mode: "hybrid", topK: 64 });
 //   const passage = await pieces.passage(ranked[0].id); // {id, title, url, text}
 //
-// A query fetches the term pieces of its words and the phrase pieces of its candidate phrases
+// A query fetches the term pieces of its words (and of the key ranges of the word being typed
+// and of a misspelt word: src/expansion.rs) and the phrase pieces of its candidate phrases
 // (their PPR vectors: the graph's share), then the IVF cluster pieces its static vector probes,
 // then ranks in wasm (hipporag_search_bg.wasm, the same Rust as the native `hipporag`);
 // a result's text comes from its fragment piece when asked for. Every piece is checked against
@@ -120,10 +121,15 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
      */
     async search(question, { mode, staticWeight, phraseWeight, topK = 64 } = {}) {
       const t = performance.now();
+      const terms = () =>
+        Promise.all([...index.missingTermPieces(question)].map(async (i) => index.addTermPiece(i, await load(index.termPieceName(i)))));
       await Promise.all([
-        ...[...index.missingTermPieces(question)].map(async (i) => index.addTermPiece(i, await load(index.termPieceName(i)))),
+        terms(),
         ...[...index.missingPhrasePieces(question)].map(async (i) => index.addPhrasePiece(i, await load(index.phrasePieceName(i)))),
       ]);
+      // A misspelt word's neighbours (terms one edit away) are in the term pieces of its key
+      // range, known once its own term piece is loaded: usually none are left to fetch.
+      await terms();
       await Promise.all(
         [...index.missingClusterPieces(question)].map(async (c) => index.addClusterPiece(c, await load(index.clusterPieceName(c)))),
       );

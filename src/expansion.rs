@@ -1,0 +1,280 @@
+//! Query-term expansion for a search box: the word being typed matches the dictionary terms it
+//! begins (a prefix query), and a word the dictionary lacks matches the terms one edit away (a
+//! fuzzy query), as Lucene's `PrefixQuery` and `FuzzyQuery` do and Pagefind does for the word
+//! being typed.
+//!
+//! * **The word being typed.** When the question ends in a letter or digit (the reader has not
+//!   typed the space or punctuation that ends a word), its last word's BM25 term `s` of at least
+//!   [`MIN_PREFIX_CHARS`] characters is expanded to `s` itself (weight 1) and to the
+//!   [`MAX_EXPANSIONS`] most frequent terms beginning with `s` (by document frequency, then
+//!   term order), each weighted `PREFIX_WEIGHT · |s| / |t|`: a shorter completion is likelier,
+//!   and a whole word still ranks first.
+//! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
+//!   is not in the dictionary, and is no stopword, is expanded to the [`MAX_EXPANSIONS`] most
+//!   frequent terms within one edit of its term (optimal string alignment distance: a deletion,
+//!   an insertion, a substitution or a swap of neighbours, `strsim::osa_distance`), each weighted
+//!   [`FUZZY_WEIGHT`]. Candidates share the term's first [`FUZZY_SHARED_CHARS`] characters, so
+//!   the index in pieces finds them in one short key range of its sorted term pieces (an edit
+//!   among the first three characters is missed).
+//!
+//! An expanded word adds to a passage's BM25 score its best alternative there,
+//! `max_t w_t · bm25_t(p)` ([`crate::bm25::Bm25::expanded_scores`]), so completions of one word
+//! never add up. The single file and the index in pieces expand alike: both list the
+//! dictionary's terms in order ([`TermDictionary`]). The weights were chosen on the CoNaLa `dev`
+//! split of Python's docs with `query_variants.py`'s half-typed and misspelt questions
+//! (docs/tuning.md, "Prefix and fuzzy matching").
+
+use crate::analysis::{Language, is_cjk, terms};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Shortest term of the word being typed that is expanded to its completions, in characters.
+pub const MIN_PREFIX_CHARS: usize = 3;
+/// Shortest word (in letters) that is matched within one edit when the dictionary lacks it.
+pub const MIN_FUZZY_CHARS: usize = 5;
+/// Characters a fuzzy candidate shares with the misspelt term, from its start.
+pub const FUZZY_SHARED_CHARS: usize = 3;
+/// Most alternatives a word is expanded to, besides itself.
+pub const MAX_EXPANSIONS: usize = 16;
+/// A completion's weight before its length ratio (`PREFIX_WEIGHT · |s| / |t|`).
+pub const PREFIX_WEIGHT: f64 = 0.5;
+/// A fuzzy candidate's weight: a misspelt word has no exact match to rank first.
+pub const FUZZY_WEIGHT: f64 = 1.0;
+
+/// A sorted BM25 dictionary, as the single file holds it whole and the index in pieces holds
+/// it in key ranges.
+pub trait TermDictionary {
+    /// Whether `term` has a posting list.
+    fn has_term(&self, term: &str) -> bool;
+    /// Calls `f(term, document frequency)` for every term beginning with `prefix`, in term
+    /// order.
+    fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32));
+}
+
+/// A question's BM25 query: the terms scored as BM25 scores them, and the expanded words.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryTerms {
+    /// Terms summed as [`crate::bm25::Bm25::scores`] sums them (a repeat counts once).
+    pub exact: Vec<String>,
+    /// Each expanded word's alternatives with their weights (in `(0, 1]`), in term order.
+    pub expanded: Vec<Vec<(String, f64)>>,
+}
+
+/// One word of the question that may be expanded.
+struct Candidate {
+    /// Its BM25 term.
+    term: String,
+    /// The question ends inside it.
+    typed: bool,
+    /// Long enough and alphabetic: matched within one edit when the dictionary lacks it.
+    fuzzy: bool,
+}
+
+/// The words of `question` that may be expanded (see the module docs); `stop` tells a stopword
+/// (normalised, lowercase).
+fn candidates(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -> Vec<Candidate> {
+    let ends_in_word = question.chars().last().is_some_and(char::is_alphanumeric);
+    let words: Vec<(usize, &str)> = question.unicode_word_indices().collect();
+    let mut out = Vec::new();
+    for (k, &(at, word)) in words.iter().enumerate() {
+        if word.chars().any(is_cjk) {
+            continue;
+        }
+        let typed = ends_in_word && k + 1 == words.len() && at + word.len() == question.len();
+        let lower = word.to_lowercase();
+        let alphabetic = lower.chars().all(char::is_alphabetic);
+        let fuzzy = alphabetic && lower.chars().count() >= MIN_FUZZY_CHARS && !stop(&lower);
+        // An identifier's last part is the part being typed (`os.pa` → `pa`).
+        let Some(term) = terms(word, language).pop() else {
+            continue;
+        };
+        let typed = typed && term.chars().count() >= MIN_PREFIX_CHARS;
+        if typed || fuzzy {
+            out.push(Candidate { term, typed, fuzzy });
+        }
+    }
+    out
+}
+
+/// The first `n` characters of `s`.
+fn head(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}
+
+/// The key prefixes whose terms the expansion of `question` reads: the word being typed's term,
+/// and the first [`FUZZY_SHARED_CHARS`] characters of each long word that `known` says the
+/// dictionary lacks (`known(term)`: `Some(false)` when it lacks it, `None` when that is not known
+/// yet, e.g. its term piece is not loaded). The index in pieces fetches the term pieces these
+/// ranges cover.
+pub fn expansion_prefixes(
+    question: &str,
+    language: Language,
+    stop: &dyn Fn(&str) -> bool,
+    known: &dyn Fn(&str) -> Option<bool>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in candidates(question, language, stop) {
+        if c.typed {
+            out.push(c.term.clone());
+        }
+        if c.fuzzy && known(&c.term) == Some(false) {
+            out.push(head(&c.term, FUZZY_SHARED_CHARS).to_string());
+        }
+    }
+    out
+}
+
+/// The `MAX_EXPANSIONS` most frequent of `found` (term, df, weight), then in term order.
+fn most_frequent(mut found: Vec<(String, u32, f64)>) -> Vec<(String, f64)> {
+    found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    found.truncate(MAX_EXPANSIONS);
+    let mut out: Vec<(String, f64)> = found.into_iter().map(|(t, _, w)| (t, w)).collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The BM25 query of `question` in `language` over `dict` (see the module docs): its
+/// [`terms`], with the word being typed and the long words the dictionary lacks expanded.
+/// `stop` tells a stopword (normalised, lowercase), which is never matched within one edit.
+pub fn query_terms(
+    question: &str,
+    language: Language,
+    dict: &dyn TermDictionary,
+    stop: &dyn Fn(&str) -> bool,
+) -> QueryTerms {
+    let mut exact = terms(question, language);
+    let mut expanded = Vec::new();
+    for c in candidates(question, language, stop) {
+        if c.typed {
+            let s = c.term.as_str();
+            let len = s.chars().count() as f64;
+            let mut found = Vec::new();
+            dict.terms_with_prefix(s, &mut |t, df| {
+                if t != s {
+                    let w = PREFIX_WEIGHT * len / t.chars().count() as f64;
+                    found.push((t.to_string(), df, w));
+                }
+            });
+            let mut alternatives = most_frequent(found);
+            if dict.has_term(s) {
+                let at = alternatives.partition_point(|(t, _)| t.as_str() < s);
+                alternatives.insert(at, (s.to_string(), 1.0));
+            }
+            // The typed term is scored as one of its alternatives, not summed besides them.
+            if let Some(last) = exact.iter().rposition(|t| *t == c.term) {
+                exact.remove(last);
+            }
+            if !alternatives.is_empty() {
+                expanded.push(alternatives);
+            }
+        } else if c.fuzzy && !dict.has_term(&c.term) {
+            let mut found = Vec::new();
+            dict.terms_with_prefix(head(&c.term, FUZZY_SHARED_CHARS), &mut |t, df| {
+                if strsim::osa_distance(t, &c.term) == 1 {
+                    found.push((t.to_string(), df, FUZZY_WEIGHT));
+                }
+            });
+            let alternatives = most_frequent(found);
+            if !alternatives.is_empty() {
+                expanded.push(alternatives);
+            }
+        }
+    }
+    QueryTerms { exact, expanded }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dictionary of (term, df), sorted.
+    struct Dict(Vec<(&'static str, u32)>);
+
+    impl TermDictionary for Dict {
+        fn has_term(&self, term: &str) -> bool {
+            self.0.iter().any(|(t, _)| *t == term)
+        }
+        fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {
+            for (t, df) in &self.0 {
+                if t.starts_with(prefix) {
+                    f(t, *df);
+                }
+            }
+        }
+    }
+
+    fn dict() -> Dict {
+        Dict(vec![
+            ("dict", 40),
+            ("dictionari", 30),
+            ("pickl", 12),
+            ("sort", 50),
+            ("sorted", 20),
+            ("zanzibar", 2),
+        ])
+    }
+
+    fn no_stop(_: &str) -> bool {
+        false
+    }
+
+    #[test]
+    fn the_word_being_typed_matches_its_completions_and_itself_first() {
+        let q = query_terms("sort a dict", Language::English, &dict(), &no_stop);
+        assert_eq!(q.exact, ["sort", "a"]);
+        assert_eq!(
+            q.expanded,
+            [vec![
+                ("dict".to_string(), 1.0),
+                ("dictionari".to_string(), PREFIX_WEIGHT * 4.0 / 10.0)
+            ]]
+        );
+        // A space ends the word: nothing is expanded.
+        let q = query_terms("sort a dict ", Language::English, &dict(), &no_stop);
+        assert_eq!(q.exact, ["sort", "a", "dict"]);
+        assert!(q.expanded.is_empty());
+        // "Zanzi" finds "Zanzibar", which it begins.
+        let q = query_terms("Zanzi", Language::English, &dict(), &no_stop);
+        assert_eq!(
+            q.expanded,
+            [vec![("zanzibar".to_string(), PREFIX_WEIGHT * 5.0 / 8.0)]]
+        );
+    }
+
+    #[test]
+    fn a_misspelt_long_word_matches_terms_one_edit_away() {
+        // A swap ("pcikle" → "pcikl", one edit from "pickl") among the first three characters
+        // is missed; a substitution further in is found.
+        let q = query_terms("pickel module.", Language::English, &dict(), &no_stop);
+        assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
+        let q = query_terms("pcikle module.", Language::English, &dict(), &no_stop);
+        assert!(q.expanded.is_empty());
+        // A stopword and a short word are never matched within one edit.
+        let q = query_terms("pickel?", Language::English, &dict(), &|w| w == "pickel");
+        assert!(q.expanded.is_empty());
+        let q = query_terms("pickle?", Language::English, &dict(), &|w| w == "pick");
+        assert!(q.expanded.is_empty(), "a word the dictionary has: {q:?}");
+        let q = query_terms("sortd.", Language::English, &dict(), &no_stop);
+        assert_eq!(
+            q.expanded,
+            [vec![
+                ("sort".to_string(), FUZZY_WEIGHT),
+                ("sorted".to_string(), FUZZY_WEIGHT)
+            ]]
+        );
+    }
+
+    #[test]
+    fn prefixes_name_the_ranges_to_read() {
+        // The dictionary has "modul" and lacks "pickel".
+        let has = |t: &str| Some(t == "modul");
+        assert_eq!(
+            expansion_prefixes("pickel module dic", Language::English, &no_stop, &has),
+            ["pic", "dic"]
+        );
+        // Unknown whether the dictionary has the word: nothing to read yet.
+        assert_eq!(
+            expansion_prefixes("pickel module.", Language::English, &no_stop, &|_| None),
+            Vec::<String>::new()
+        );
+    }
+}
