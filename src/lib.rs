@@ -18,6 +18,7 @@
 //!
 //! * [`analysis`] — the terms of a text (word boundaries, stemming), for BM25.
 //! * [`bm25`] — BM25 over passage terms (the `bm25` and `hybrid` modes).
+//! * [`excerpt`] — a result's excerpt: the window with the most query terms, those marked.
 //! * [`expansion`] — the word being typed matched as a prefix, a misspelt word within one edit.
 //! * [`static_embeddings`] — static word embeddings distilled from the index-time encoder: the
 //!   `hybrid` mode's semantic passage score with no model at query time.
@@ -94,6 +95,7 @@ pub mod analysis;
 pub mod bm25;
 pub mod encoder;
 pub mod error;
+pub mod excerpt;
 pub mod expansion;
 pub mod fusion;
 pub mod index;

@@ -538,6 +538,20 @@ impl Retriever {
         )
     }
 
+    /// The excerpt of a result's `text` for `question` ([`crate::excerpt::excerpt`]): segments
+    /// alternating unmarked and marked, the query's words marked where the BM25 dictionary has
+    /// them (every query word, in an index without BM25).
+    pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
+        let language = self.index.header.build.language;
+        let indexed = |t: &str| {
+            self.index
+                .bm25
+                .as_ref()
+                .is_none_or(|b| b.term_id(t).is_some())
+        };
+        crate::excerpt::excerpt(text, question, language, &indexed)
+    }
+
     /// BM25 scores of every passage for the question of `q`, with the word being typed and
     /// misspelt words expanded ([`crate::expansion`], [`crate::bm25::Bm25::expanded_scores`]).
     ///

@@ -177,6 +177,12 @@ impl WasmRetriever {
         to_js(&self.inner.index().header)
     }
 
+    /// A result's excerpt for `question`: the window of `text` with the most query words,
+    /// as segments alternating unmarked and marked text (plain text; `excerpt.rs`).
+    pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
+        self.inner.excerpt(text, question)
+    }
+
     /// Query entities found by the built-in no-LLM extractor (phrase matches + capitalised spans).
     #[wasm_bindgen(js_name = extractEntities)]
     pub fn extract_entities(&self, question: &str) -> Vec<String> {

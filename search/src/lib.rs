@@ -155,6 +155,12 @@ mod bindings {
                 .collect())
         }
 
+        /// A result's excerpt for `question` (searched first): the window of `text` with the
+        /// most query words, as segments alternating unmarked and marked text (plain text).
+        pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
+            self.index.excerpt(text, question)
+        }
+
         /// The page of passage `j` (dense page ids, `undefined` past the last passage).
         #[wasm_bindgen(js_name = pageOf)]
         pub fn page_of(&self, j: u32) -> Option<u32> {

@@ -731,6 +731,13 @@ impl SplitIndex {
             .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
     }
 
+    /// The excerpt of a result's `text` for `question` ([`crate::excerpt::excerpt`]): segments
+    /// alternating unmarked and marked, the query's words marked where the loaded term pieces
+    /// hold them (the question's own are loaded by its search).
+    pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
+        crate::excerpt::excerpt(text, question, self.meta.language, &|t| self.has_term(t))
+    }
+
     /// The static scores of every passage for `question`, as
     /// [`crate::static_embeddings::StaticEmbeddings::scores`] computes them.
     fn static_scores(&self, question: &str) -> Option<Vec<f64>> {

@@ -74,7 +74,10 @@ test("musique_train: the index in pieces ranks every question in Chromium as the
   const shown = ranked.first.content;
   assert.ok([...shown].length <= 190, shown);
   assert.ok(shown === text || (shown.endsWith("…") && text.startsWith(shown.slice(0, -1))), shown);
-  assert.equal(ranked.first.excerpt, shown.replace(/\s+/g, " ").trim());
+  // Its excerpt: a window of that text, the query's words marked (<mark> in the HTML form).
+  const segments = ranked.first.excerptSegments;
+  assert.ok(shown.replace(/\s+/g, " ").includes(segments.join("").replace(/^…|…$/g, "")), segments.join(""));
+  assert.ok(segments.length >= 3 && ranked.first.excerpt.includes(`<mark>`), JSON.stringify(segments));
   // Only pieces, the search module and the site API: no single file, no retriever wasm.
   assert.ok(requests.some((p) => p.startsWith("/_hipporag/index/")));
   assert.ok(!requests.some((p) => p.endsWith(".hipporag") || p.endsWith("hipporag_wasm_bg.wasm")), requests.join(" "));

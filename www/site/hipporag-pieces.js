@@ -140,6 +140,13 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
       }
       return { ranked, ms: performance.now() - t };
     },
+    /**
+     * The excerpt of a result's `text` for `question` (after its search): segments alternating
+     * unmarked and marked plain text, the query's words marked (src/excerpt.rs).
+     */
+    excerpt(text, question) {
+      return index.excerpt(text, question);
+    },
     /** Passage `id`'s {id, title, url, text}, from its fragment piece (fetched once). */
     async passage(id) {
       const name = index.fragmentName(id);

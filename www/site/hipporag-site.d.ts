@@ -95,8 +95,13 @@ export interface ResultData {
   /** The page and the passage's anchor (`baseUrl` + `page.html#anchor`), or null for a passage without a URL. */
   url: string | null;
   title: string;
-  /** About the first 190 characters of the passage, cut on a word boundary. */
+  /**
+   * HTML: the window of the passage (30 words) with the most query words, those in `<mark>`,
+   * every other character escaped (as Pagefind's `excerpt`).
+   */
   excerpt: string;
+  /** The same excerpt as plain-text segments, alternating unmarked and marked, starting unmarked. */
+  excerptSegments: string[];
   /**
    * The passage text. From a site's index in pieces, its first 190 characters (cut at a word,
    * then "…"): what a fragment piece holds, so that a result costs few bytes. `hipporag site

@@ -123,15 +123,15 @@ function full() {
   return fullIndex;
 }
 
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (t) => t.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
 /**
- * A short excerpt: the first ~190 characters of the passage text, on a word boundary (as long
- * as Pagefind's default excerpt of 30 words, at the median on Python's docs).
+ * An excerpt's segments (alternating unmarked and marked text, src/excerpt.rs) as HTML: the
+ * marked ones in `<mark>`, every character of the text escaped.
  */
-function excerpt(text) {
-  const t = text.replace(/\s+/g, " ").trim();
-  if (t.length <= 190) return t;
-  const cut = t.lastIndexOf(" ", 190);
-  return t.slice(0, cut > 95 ? cut : 190) + "…";
+function excerptHtml(segments) {
+  return segments.map((s, i) => (i % 2 ? `<mark>${escapeHtml(s)}</mark>` : escapeHtml(s))).join("");
 }
 
 /**
@@ -166,7 +166,7 @@ export async function search(query, { topK = 8, mode } = {}) {
   const opts = own ? { topK: topK * 8, ...defaults } : { topK: topK * 8, mode };
   const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
   if (model && !model.ready && lexicalMode) {
-    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", opts.damping);
+    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", opts.damping, excerptOf(rag, query));
     lean.refined = model.error
       ? Promise.resolve(null)
       : model.load().then(
@@ -178,15 +178,24 @@ export async function search(query, { topK = 8, mode } = {}) {
         );
     return lean;
   }
-  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", opts.damping);
+  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", opts.damping, excerptOf(rag, query));
 }
 
-/** The passage's result data, as both index forms give it. */
-function resultData(p, contributions) {
+/** A result's excerpt segments for `query` from the single file's retriever (src/excerpt.rs). */
+function excerptOf(rag, query) {
+  return (text) => rag.retriever.excerpt(text, query);
+}
+
+/**
+ * The passage's result data, as both index forms give it; `segments` is its excerpt for the
+ * query (src/excerpt.rs, from whichever module ranked it).
+ */
+function resultData(p, contributions, segments) {
   return {
     url: p.url ? baseUrl + p.url.replace(/^\//, "") : null,
     title: p.title,
-    excerpt: excerpt(p.text),
+    excerpt: excerptHtml(segments),
+    excerptSegments: segments,
     content: p.text,
     contributions,
   };
@@ -208,16 +217,20 @@ function shapePieces(query, res, mode, topK) {
     results: ranked.map((r) => ({
       id: r.id,
       score: r.score,
-      data: async () => resultData(await pieces.passage(r.id), []),
+      data: async () => {
+        const p = await pieces.passage(r.id);
+        return resultData(p, [], pieces.excerpt(p.text, query));
+      },
     })),
   };
 }
 
 /**
  * The site's view of a HippoRAG.search() result: one result per page, `topK` of them.
- * `damping` is the one the search ran with (undefined: the retriever's default, HippoRAG's 0.5).
+ * `damping` is the one the search ran with (undefined: the retriever's default, HippoRAG's 0.5);
+ * `excerpt(text)` gives a result's excerpt segments.
  */
-function shape(query, res, topK, tier, damping = 0.5) {
+function shape(query, res, topK, tier, damping = 0.5, excerpt = (text) => [text]) {
   const pages = new Set();
   const passages = res.passages
     .filter((p) => {
@@ -239,7 +252,7 @@ function shape(query, res, topK, tier, damping = 0.5) {
     results: passages.map((p) => ({
       id: p.id,
       score: p.score,
-      data: async () => resultData(p, p.contributions),
+      data: async () => resultData(p, p.contributions, excerpt(p.text)),
     })),
   };
 }

@@ -104,7 +104,12 @@ function panel(root) {
           "li",
           { class: "hipporag-result", "data-url": d.url ?? "", "data-score": res.results[i].score.toFixed(6) },
           h("a", { href: d.url ?? "#" }, d.title),
-          h("p", {}, d.excerpt),
+          // The excerpt's marked words as <mark> elements of text nodes: no HTML is parsed.
+          h(
+            "p",
+            { class: "hipporag-excerpt" },
+            d.excerptSegments.map((s, k) => (k % 2 ? h("mark", {}, s) : s)),
+          ),
           d.contributions.length
             ? h(
                 "p",
