@@ -5,7 +5,11 @@
 // per passage with its 100 multi-hop questions (../shared/tools/corpus_site.py; its questions
 // are all `test`).
 //
-//   node bench/docs.mjs [--site pydocs|musique] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//   node bench/docs.mjs [--site pydocs|musique] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//
+// `--variant` asks the questions as a reader half-types them (cut after 3 letters of their
+// longest word) or misspells them (one edit in it), made by ../shared/tools/query_variants.py
+// (seed 1): the search box's prefix and fuzzy matching (src/expansion.rs) beside Pagefind's.
 //
 // The copy: Debian's python3.11-doc (/usr/share/doc/python3.11/html, or $PYTHON_DOCS) without
 // the generated listings (genindex*, contents, py-modindex), for both engines alike. Each engine
@@ -32,7 +36,9 @@ const opt = (name, dflt) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const SITE = opt("--site", "pydocs");
-const OUT = opt("--out", join(root, "out", "bench", SITE === "pydocs" ? "docs.json" : `${SITE}.json`));
+const VARIANT = opt("--variant", null);
+if (VARIANT && !["prefix", "typo"].includes(VARIANT)) throw new Error(`--variant ${VARIANT}: expected prefix or typo`);
+const OUT = opt("--out", join(root, "out", "bench", `${SITE === "pydocs" ? "docs" : SITE}${VARIANT ? `-${VARIANT}` : ""}.json`));
 const SPLIT = opt("--split", "all");
 const LIMIT = Number(opt("--limit", "0"));
 // First searches measured, each on a fresh page with its own query (the first COLD queries).
@@ -75,7 +81,11 @@ const SITES = {
 const site = SITES[SITE];
 if (!site) throw new Error(`--site ${SITE}: expected one of ${Object.keys(SITES).join(", ")}`);
 site.prepare(site.dir);
-let queries = JSON.parse(readFileSync(site.questions(), "utf8"));
+let queries = JSON.parse(
+  VARIANT
+    ? execFileSync("python3", [join(DATA, "..", "tools", "query_variants.py"), site.questions(), VARIANT, "1"], { encoding: "utf8" })
+    : readFileSync(site.questions(), "utf8"),
+);
 if (SPLIT !== "all") queries = queries.filter((q) => q.split === SPLIT);
 if (LIMIT > 0) queries = queries.slice(0, LIMIT);
 

@@ -39,7 +39,7 @@
 
 mod search;
 
-pub use search::SplitIndex;
+pub use search::{MAX_RANGE_PIECES, SplitIndex};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
