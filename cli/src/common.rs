@@ -1,8 +1,10 @@
 //! What several commands share: loading an index file, the encoder an index names, progress
 //! bars, creating an output's directory.
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::Instant;
 
 use hipporag_indexer::Result;
 #[cfg(feature = "minilm")]
@@ -11,8 +13,17 @@ use hipporag_indexer::progress::Progress;
 use hipporag_wasm::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// indicatif progress bars for [`Progress`].
-pub(crate) struct Bars(Mutex<Option<ProgressBar>>);
+/// indicatif progress bars for [`Progress`] on a terminal. Off a terminal (CI, a pipe, a log
+/// file), where indicatif draws nothing, one line per stage on stderr when it ends, with its
+/// counts and seconds, as Pagefind prints its stages.
+pub(crate) struct Bars(Mutex<Option<Stage>>);
+
+/// The running stage: its bar, name and start.
+struct Stage {
+    bar: ProgressBar,
+    name: String,
+    started: Instant,
+}
 
 impl Bars {
     /// No bar until a stage starts.
@@ -31,21 +42,38 @@ impl Progress for Bars {
             .expect("valid template")
             .progress_chars("=> "),
         );
-        *self.0.lock().expect("progress lock") = Some(bar);
+        *self.0.lock().expect("progress lock") = Some(Stage {
+            bar,
+            name: stage.to_string(),
+            started: Instant::now(),
+        });
     }
     fn advance(&self, n: u64) {
-        if let Some(b) = &*self.0.lock().expect("progress lock") {
-            b.inc(n);
+        if let Some(s) = &*self.0.lock().expect("progress lock") {
+            s.bar.inc(n);
         }
     }
     fn detail(&self, text: &str) {
-        if let Some(b) = &*self.0.lock().expect("progress lock") {
-            b.set_message(text.to_string());
+        if let Some(s) = &*self.0.lock().expect("progress lock") {
+            s.bar.set_message(text.to_string());
         }
     }
     fn finish(&self) {
-        if let Some(b) = self.0.lock().expect("progress lock").take() {
-            b.finish_and_clear();
+        if let Some(s) = self.0.lock().expect("progress lock").take() {
+            s.bar.finish_and_clear();
+            if !std::io::stderr().is_terminal() {
+                let total = s.bar.length().filter(|&n| n > 0);
+                eprintln!(
+                    "{}: {}{} in {:.1} s{}",
+                    s.name,
+                    s.bar.position(),
+                    total.map_or(String::new(), |n| format!(" of {n}")),
+                    s.started.elapsed().as_secs_f64(),
+                    Some(s.bar.message())
+                        .filter(|m| !m.is_empty())
+                        .map_or(String::new(), |m| format!(" ({m})"))
+                );
+            }
         }
     }
 }

@@ -237,14 +237,10 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         (None, Some(f)) => format!("{f} ({} bytes)", r.index_bytes),
         (None, None) => String::new(),
     };
-    let graph = if r.index_file.is_some() {
-        format!(
-            "{} phrases; OpenIE reused for {} passages",
-            r.phrases, r.openie_cached
-        )
-    } else {
-        "no phrase graph (the index in pieces needs none; --full-index adds it)".to_string()
-    };
+    let graph = format!(
+        "{} phrases; OpenIE reused for {} passages",
+        r.phrases, r.openie_cached
+    );
     log::info!(
         "{}: {} pages, {} passages, {graph}, {} words with static embeddings; {} embeddings reused, {} encoded; {}; {:.2} s",
         a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),

@@ -219,7 +219,7 @@ impl SplitIndex {
         if !(0.0..1.0).contains(&meta.damping) {
             return Err(invalid(
                 "meta.damping",
-                format!("{} is outside [0, 1)", meta.damping),
+                "the damping factor is outside [0, 1)".into(),
             ));
         }
         let firsts_ok = meta.fragments.first().is_none_or(|f| f.first == 0)
@@ -402,9 +402,11 @@ impl SplitIndex {
         for (v, (&count, &scale)) in p.counts.iter().zip(&p.scales).enumerate() {
             let count = usize::from(count);
             if count > PPR_VECTOR_PASSAGES || (count > 0) != (scale > 0.0 && scale.is_finite()) {
+                // (No float is printed here or below: float formatting would add about 8 KB to
+                // the site's search module.)
                 return Err(bad(format!(
-                    "vector {v} keeps {count} passages at scale {scale} (at most \
-                     {PPR_VECTOR_PASSAGES}, with a positive scale)"
+                    "vector {v} keeps {count} passages (at most {PPR_VECTOR_PASSAGES}), or its \
+                     scale is not positive and finite where it keeps any"
                 )));
             }
             let mut passages = Vec::with_capacity(count);
@@ -658,15 +660,19 @@ impl SplitIndex {
             )));
         }
         if opts.damping != 0.0 && opts.damping != self.meta.damping {
-            return Err(Error::InvalidRequest(format!(
-                "the phrase pieces hold PPR vectors at damping {}, not {}: use the single file",
-                self.meta.damping, opts.damping
-            )));
+            return Err(Error::InvalidRequest(
+                "the phrase pieces hold PPR vectors at the meta piece's damping factor only \
+                 (SplitMeta::damping): another needs the single file"
+                    .into(),
+            ));
         }
-        if let Some(w) = opts.phrase_weight.filter(|w| !(0.0..=1.0).contains(w)) {
-            return Err(Error::InvalidRequest(format!(
-                "phraseWeight must be in [0, 1], got {w}"
-            )));
+        if opts
+            .phrase_weight
+            .is_some_and(|w| !(0.0..=1.0).contains(&w))
+        {
+            return Err(Error::InvalidRequest(
+                "phraseWeight must be in [0, 1]".into(),
+            ));
         }
         let stop = |t: &str| is_stopword_of(self, t);
         let query = query_terms(question, self.meta.language, self, &stop);

@@ -63,22 +63,18 @@ test("markup in page titles, heading ids, headings and text renders as text in b
 
   // Inline: the half-typed word finds the pages ("Zanzi" begins "Zanzibar").
   const inline = page.locator("#hipporag-search");
-  await inline.locator("input").fill("clove harvest Zanzi");
+  await inline.locator("input").fill("cinnamon for the spice trade in Zanzi");
   await page.waitForSelector('#hipporag-search[data-searches="1"]', { timeout: 60000 });
   const results = inline.locator("li.hipporag-result");
   assert.ok((await results.count()) >= 2, "both pages are found");
   const titles = await results.locator("a").allInnerTexts();
-  assert.ok(
-    titles.some((t) => t.includes(IMG)),
-    `the title's markup shows as text: ${titles.join(" | ")}`,
-  );
+  // A result's title is its passage's heading (here the h1, holding a <script>).
+  const markup = (t) => t.includes(IMG) || t.includes(SCRIPT);
+  assert.ok(titles.some(markup), `the heading's markup shows as text: ${titles.join(" | ")}`);
   const excerpts = await results.locator(".hipporag-excerpt").allInnerTexts();
-  assert.ok(
-    excerpts.some((t) => t.includes("<img") || t.includes("<script>")),
-    `markup in the text shows as text: ${excerpts.join(" | ")}`,
-  );
+  assert.ok(excerpts.some(markup), `markup in the text shows as text: ${excerpts.join(" | ")}`);
   const marked = await results.locator(".hipporag-excerpt mark").allInnerTexts();
-  assert.ok(marked.some((m) => /^clove/i.test(m)) && marked.some((m) => /^zanzibar$/i.test(m)), `marked: ${marked.join(", ")}`);
+  assert.ok(marked.some((m) => /^cinnamon$/i.test(m)) && marked.some((m) => /^zanzibar$/i.test(m)), `marked: ${marked.join(", ")}`);
   // Result links point at the site's pages, never at a script.
   for (const href of await results.locator("a").evaluateAll((as) => as.map((a) => a.href))) {
     assert.ok(href.startsWith(env.server.origin), href);
@@ -96,10 +92,7 @@ test("markup in page titles, heading ids, headings and text renders as text in b
     timeout: 60000,
   });
   const modalTitles = await dialog.locator("li.hipporag-result a").allInnerTexts();
-  assert.ok(
-    modalTitles.some((t) => t.includes(IMG)),
-    modalTitles.join(" | "),
-  );
+  assert.ok(modalTitles.some(markup), modalTitles.join(" | "));
   assert.ok((await dialog.locator(".hipporag-excerpt mark").count()) > 0);
   await page.screenshot({ path: join(outDir, "site_hostile_modal.png") });
 

@@ -134,7 +134,7 @@ pub struct SiteReport {
     pub pages: usize,
     /// Passages indexed.
     pub passages: usize,
-    /// Phrase nodes (0 when only the index in pieces is written: it holds no phrase graph).
+    /// Phrase nodes of the phrase graph (the phrase pieces hold their PPR vectors).
     pub phrases: u32,
     /// Passages whose OpenIE output came from the cache (0 when no OpenIE ran).
     pub openie_cached: usize,
@@ -351,7 +351,10 @@ pub fn build_site(
             }
         }
     }
+    progress.start("pages read", 0);
     let (page_count, site) = read_site(dir, &opts.exclude, opts.build.language)?;
+    progress.advance(page_count as u64);
+    progress.finish();
     if site.is_empty() {
         return Err(Error::InvalidRequest(format!(
             "{}: no page with text (looked for *.html, *.htm and *.md)",
@@ -370,7 +373,6 @@ pub fn build_site(
     // pieces' PPR vectors and the single file's graph modes read it.
     let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
     report.openie_cached = reused;
-    let docs = Some(docs);
 
     // One index per language, as Pagefind keeps one per `<html lang>`: the language with the
     // most passages first (its index is the entry's default).
@@ -391,20 +393,8 @@ pub fn build_site(
     let mut header = None;
     for (k, (language, ids)) in groups.iter().enumerate() {
         let passages: Vec<Passage> = ids.iter().map(|&i| site[i].passage.clone()).collect();
-        let builder = match &docs {
-            Some(docs) => {
-                let group_docs: Vec<_> = ids.iter().map(|&i| docs[i].clone()).collect();
-                GraphBuilder::from_openie(passages, &group_docs)?
-            }
-            // The passages without triples: no phrase node, edge or fact.
-            None => {
-                let mut b = GraphBuilder::new();
-                for p in passages {
-                    b.add_passage(p, &[]);
-                }
-                b
-            }
-        };
+        let group_docs: Vec<_> = ids.iter().map(|&i| docs[i].clone()).collect();
+        let builder = GraphBuilder::from_openie(passages, &group_docs)?;
         let build_opts = BuildOptions {
             language: *language,
             ..opts.build.clone()
@@ -424,7 +414,11 @@ pub fn build_site(
             report.static_words = s.words.len();
             data.static_embeddings = Some(s);
         }
+        // (The phrase pieces' PPR vectors, one walk per phrase node, are most of this stage.)
+        progress.start("index files", data.phrases.len() as u64);
         let out = language_files(&data, opts, &mut files)?;
+        progress.advance(data.phrases.len() as u64);
+        progress.finish();
         if k == 0 {
             report.index_bytes = out.index_bytes;
             report.index_file = out.index.clone();
