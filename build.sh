@@ -11,7 +11,8 @@
 #                      into $HIPPORAG_CACHE (default ~/.cache/hipporag-wasm); prints the directory
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
 #   ./build.sh bench   site search beside Pagefind in Chromium (bench/docs.mjs: Python's docs, 511
-#                      CoNaLa queries, and musique_train as a site → out/bench/*.json); criterion
+#                      CoNaLa queries whole, half-typed and misspelt, and musique_train as a site
+#                      → out/bench/*.json); criterion
 #                      (native), the Node harness and the Chromium harness (wasm): load time, retrieve()
 #                      latency and wasm memory on musique_train and on a generated graph of
 #                      HippoRAG 2's MuSiQue size (97k nodes, 1.4M edges)
@@ -380,6 +381,10 @@ bench() {
   # Docs search side by side in one Chromium run: `hipporag site` and Pagefind (pinned) on
   # Python's docs, the 511 CoNaLa queries; writes out/bench/docs.json (docs/benchmarks.md, "Docs search beside Pagefind").
   node bench/docs.mjs
+  # The same questions half-typed and misspelt (../shared/tools/query_variants.py): the search
+  # box's prefix and fuzzy matching beside Pagefind's (out/bench/docs-prefix.json, docs-typo.json).
+  node bench/docs.mjs --variant prefix
+  node bench/docs.mjs --variant typo
   # musique_train as a site (one page per passage, its 100 multi-hop questions), the same way.
   node bench/docs.mjs --site musique
   cargo bench --bench retrieve
