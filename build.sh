@@ -12,10 +12,10 @@
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
 #   ./build.sh bench   site search beside Pagefind in Chromium (bench/docs.mjs: Python's docs, 511
 #                      CoNaLa queries whole, half-typed and misspelt, and musique_train as a site
-#                      → out/bench/*.json); criterion
-#                      (native), the Node harness and the Chromium harness (wasm): load time, retrieve()
-#                      latency and wasm memory on musique_train and on a generated graph of
-#                      HippoRAG 2's MuSiQue size (97k nodes, 1.4M edges)
+#                      → out/bench/*.json); criterion (native), the Node harness and the Chromium
+#                      harness (wasm): load time, retrieve() latency and wasm memory on
+#                      musique_train and on a generated graph of HippoRAG 2's MuSiQue size (97k
+#                      nodes, 1.4M edges)
 #   ./build.sh bench-reference   our PPR and top-5 against igraph PRPACK (HippoRAG's exact call)
 #                      in bench/.venv, with both timed side by side
 #   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
@@ -435,5 +435,5 @@ case "${1:-}" in
   bench-reference) bench_reference ;;
   pydocs) setup; build_all; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
   fuzz) fuzz ;;
-  *) sed -n '2,17p' "$0"; exit 2 ;;
+  *) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;
 esac
