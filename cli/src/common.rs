@@ -34,7 +34,14 @@ impl Bars {
 
 impl Progress for Bars {
     fn start(&self, stage: &str, total: u64) {
-        let bar = ProgressBar::new(total).with_prefix(stage.to_string());
+        // A stage of unknown size (total 0) counts without a length: a bar of length 0 would
+        // hold its position at 0.
+        let bar = if total == 0 {
+            ProgressBar::no_length()
+        } else {
+            ProgressBar::new(total)
+        }
+        .with_prefix(stage.to_string());
         bar.set_style(
             ProgressStyle::with_template(
                 "{prefix:>18} [{bar:30}] {pos}/{len} ({per_sec}, {eta}) {msg}",

@@ -371,7 +371,11 @@ pub fn build_site(
 
     // OpenIE (the rule extractor, cached per passage) gives the phrase graph: the phrase
     // pieces' PPR vectors and the single file's graph modes read it.
+    progress.start("OpenIE", site.len() as u64);
     let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
+    progress.advance(site.len() as u64);
+    progress.detail(&format!("{reused} from the cache"));
+    progress.finish();
     report.openie_cached = reused;
 
     // One index per language, as Pagefind keeps one per `<html lang>`: the language with the
