@@ -2,15 +2,15 @@
 //! with those words marked, as a search result shows it (Pagefind's excerpt with `<mark>`).
 //!
 //! A word of the passage is marked when one of its BM25 [`terms`] is one of the question's, or
-//! begins with the term of the word being typed ([`crate::expansion`]), and the BM25
+//! begins with the term of the word being typed ([`crate::expansion::typed_term`]), and the BM25
 //! dictionary has it: stopwords, which it lacks, are never marked. The window is [`EXCERPT_WORDS`] words long (Pagefind's default excerpt length) and
 //! starts at the first word of the run of that many that holds the most distinct query terms,
 //! the earliest on a tie.
 
 use std::collections::BTreeSet;
 
-use crate::analysis::{Language, is_cjk, terms};
-use crate::expansion::MIN_PREFIX_CHARS;
+use crate::analysis::{Language, terms};
+use crate::expansion::typed_term;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Words in an excerpt (Pagefind's default `excerptLength`, 30).
@@ -33,13 +33,7 @@ pub fn excerpt(
         .into_iter()
         .filter(|t| indexed(t))
         .collect();
-    let ends_in_word = question.chars().last().is_some_and(char::is_alphanumeric);
-    let typed = ends_in_word
-        .then(|| question.unicode_words().next_back())
-        .flatten()
-        .filter(|w| !w.chars().any(is_cjk))
-        .and_then(|w| terms(w, language).pop())
-        .filter(|t| t.chars().count() >= MIN_PREFIX_CHARS);
+    let typed = typed_term(question, language);
     // Each word: its byte range and the query term it matches (None: unmarked).
     let words: Vec<(usize, usize, Option<String>)> = text
         .unicode_word_indices()

@@ -95,6 +95,16 @@ fn candidates(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -
     out
 }
 
+/// The term of the word being typed (see the module docs): the last word's, when `question`
+/// ends inside it and it has at least [`MIN_PREFIX_CHARS`] characters; `None` otherwise.
+pub fn typed_term(question: &str, language: Language) -> Option<String> {
+    // Every word a stopword: no word is a fuzzy candidate, only the typed one is listed.
+    candidates(question, language, &|_| true)
+        .into_iter()
+        .find(|c| c.typed)
+        .map(|c| c.term)
+}
+
 /// The first `n` characters of `s`.
 fn head(s: &str, n: usize) -> &str {
     s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
