@@ -275,15 +275,10 @@ impl SplitIndex {
             .filter_map(|k| self.term_piece_of(k))
             .collect();
         let stop = |t: &str| is_stopword_of(self, t);
+        // Whether the dictionary has `t`, once its term piece is loaded.
         let known = |t: &str| {
             let i = self.term_piece_of(t)?;
-            Some(
-                self.terms
-                    .get(&i)?
-                    .terms
-                    .binary_search_by(|x| x.as_str().cmp(t))
-                    .is_ok(),
-            )
+            self.terms.contains_key(&i).then(|| self.has_term(t))
         };
         for prefix in expansion_prefixes(question, self.meta.language, &stop, &known) {
             out.extend(self.range_pieces(&prefix));
