@@ -70,8 +70,8 @@ pub(crate) struct SiteArgs {
     #[arg(long)]
     pub(crate) full_index: bool,
     /// Characters of each passage's text a result's `data()` gets (`content`, which its
-    /// excerpt is cut from) in the index in pieces; 0 for the whole text, at more bytes per
-    /// result shown.
+    /// excerpt is cut from) in the index in pieces; 0, the default, for the whole text. A cut
+    /// costs fewer bytes per result shown, and the excerpt then comes from the opening only.
     #[arg(long, default_value_t = hipporag_indexer::split::DEFAULT_FRAGMENT_TEXT_CHARS)]
     pub(crate) fragment_text_chars: usize,
 }

@@ -5,7 +5,7 @@
 //! phrase pieces of the phrase nodes in key order with their node specificity and PPR vector
 //! (cut every [`SplitOptions::phrase_piece_bytes`]), and fragment pieces of passages in passage
 //! order (each passage's text cut to [`SplitOptions::fragment_text_chars`]), cut every
-//! [`SplitOptions::fragment_piece_bytes`].
+//! [`SplitOptions::fragment_piece_bytes`] (at most [`MAX_FRAGMENT_PIECES`] pieces).
 //!
 //! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
 //! level 9 with no file name and mtime 0; the meta and term pieces with a sync flush between
@@ -35,11 +35,12 @@ pub struct SplitOptions {
     pub term_piece_bytes: usize,
     /// Cluster pieces: the IVF clusters taken in ascending size (passage codes and gaps), as
     /// many to a piece as fit in this, so that a cluster this large or larger is a piece of
-    /// its own and smaller ones share.
+    /// its own and smaller ones share (0: a piece per cluster).
     pub cluster_piece_bytes: usize,
     /// Phrase pieces: phrase keys with their passage counts and PPR vectors.
     pub phrase_piece_bytes: usize,
-    /// Fragment pieces: the JSON of runs of passages.
+    /// Fragment pieces: the JSON of runs of passages (raised on a site whose passages would
+    /// take more than [`MAX_FRAGMENT_PIECES`]).
     pub fragment_piece_bytes: usize,
     /// Characters of each passage's text a fragment holds (what a result's `data()` gives as
     /// `content`, and its excerpt is cut from), 0 for the whole text ([`fragment_text`]).
@@ -47,18 +48,17 @@ pub struct SplitOptions {
 }
 
 impl Default for SplitOptions {
-    /// 10 KB of terms, 3 KB of clusters and 19 KB of fragments, [`DEFAULT_FRAGMENT_TEXT_CHARS`]
-    /// of text: of the sweep in docs/index-format.md ("The index in pieces"), the setting with the fewest
-    /// first-search bytes at no more pieces than the earlier defaults wrote (604 on Python's
-    /// docs; Pagefind writes 621 files there). Sharing pieces among the small IVF clusters is
-    /// what frees files for smaller term pieces: a query probes the large clusters far more
-    /// often than the small ones.
+    /// 10 KB of terms, a piece per IVF cluster (the clusters are bounded in size,
+    /// [`crate::static_embeddings::CLUSTER_CAPACITY_PERCENT`], so none is small enough to share
+    /// with profit), 8 KB of fragments holding whole passage texts
+    /// ([`DEFAULT_FRAGMENT_TEXT_CHARS`]). docs/index-format.md ("How to cut the pieces") has
+    /// the sweeps these came from.
     fn default() -> Self {
         Self {
             term_piece_bytes: 10_000,
-            cluster_piece_bytes: 3_000,
+            cluster_piece_bytes: 0,
             phrase_piece_bytes: PHRASE_PIECE_BYTES,
-            fragment_piece_bytes: 19_000,
+            fragment_piece_bytes: 8_000,
             fragment_text_chars: DEFAULT_FRAGMENT_TEXT_CHARS,
         }
     }
@@ -67,11 +67,18 @@ impl Default for SplitOptions {
 /// [`SplitOptions::phrase_piece_bytes`] by default (docs/index-format.md, "Phrase pieces").
 pub const PHRASE_PIECE_BYTES: usize = 6_000;
 
-/// [`SplitOptions::fragment_text_chars`] by default: what a result shows, its 190-character
-/// excerpt (`hipporag-site.js`), so that a result costs a fragment piece of short texts
-/// rather than of whole ones (docs/index-format.md, "The index in pieces", has the bytes). 190 characters is
-/// the length of Pagefind's default excerpt, 30 words, at the median on Python's docs (189).
-pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 190;
+/// [`SplitOptions::fragment_text_chars`] by default: 0, the whole text, so that a result's
+/// excerpt (`src/excerpt.rs`: the 30-word window with the most query terms, as Pagefind's)
+/// can come from anywhere in its passage. Cutting texts to 190 characters (Pagefind's
+/// 30-word excerpt at the median) made fragment pieces hold 6× more passages, but the
+/// excerpt could then only show a passage's beginning.
+pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 0;
+
+/// The most fragment pieces a site gets: past `MAX_FRAGMENT_PIECES ×`
+/// [`SplitOptions::fragment_piece_bytes`] of passage JSON, pieces grow to keep the count, so a
+/// large site's file count stays within static hosts' limits (some cap a site at 20,000
+/// files) at more bytes per result shown.
+pub const MAX_FRAGMENT_PIECES: usize = 2_000;
 
 /// The opening of `text` a fragment holds, at most `chars` characters: all of it when it fits
 /// (or `chars` is 0), else its first `chars − 1` characters cut back to the last whitespace
@@ -278,7 +285,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let (phrases_meta, phrase_count) = phrase_pieces(data, damping, opts, &mut pieces)?;
 
     // Fragment pieces: runs of passages in passage order (a page's passages together), cut
-    // every `fragment_piece_bytes` of JSON.
+    // every `fragment_piece_bytes` of JSON (more on a site past MAX_FRAGMENT_PIECES of them).
     let pages = passage_pages(&data.passages);
     let records: Vec<serde_json::Value> = data
         .passages
@@ -294,10 +301,12 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         })
         .collect();
     let order: Vec<usize> = (0..data.passages.len()).collect();
+    let sizes: Vec<usize> = records.iter().map(|r| r.to_string().len() + 1).collect();
+    let piece_bytes = opts
+        .fragment_piece_bytes
+        .max(sizes.iter().sum::<usize>().div_ceil(MAX_FRAGMENT_PIECES));
     let mut fragments = Vec::new();
-    for run in runs(&order, opts.fragment_piece_bytes, |j| {
-        records[j].to_string().len() + 1
-    }) {
+    for run in runs(&order, piece_bytes, |j| sizes[j]) {
         let passages: Vec<&serde_json::Value> = run.iter().map(|&j| &records[j]).collect();
         let json = serde_json::to_vec(&serde_json::json!({ "passages": passages }))
             .expect("JSON of strings and numbers");

@@ -32,6 +32,14 @@ pub const MAX_CLUSTERS: usize = 256;
 pub const NPROBE: usize = 16;
 /// Lloyd rounds of the spherical k-means.
 pub const KMEANS_ROUNDS: usize = 15;
+/// The most passages an IVF cluster holds, in percent of the mean `⌈n / C⌉`: 150. Unbounded,
+/// Python's docs' largest cluster held 169 passages against a mean of 34, and a query probed
+/// the large ones most, so its 16 probes fetched about 1,900 passage codes; bounded, a probe
+/// costs at most 1.5× the mean. Chosen on the CoNaLa `dev` split among 100, 125, 150 and 200
+/// percent (docs/index-format.md, "Static passage codes").
+pub const CLUSTER_CAPACITY_PERCENT: usize = 150;
+/// Nearest centroids per passage the capacity-bounded assignment considers first.
+pub const ASSIGNMENT_CANDIDATES: usize = 16;
 
 /// Encodes the vocabulary of `passages` with `encoder` (in batches of `batch`) and returns the
 /// static word embeddings: word sign rows, passage codes and their IVF clusters. Words in
@@ -116,8 +124,10 @@ pub fn build(
 /// Spherical k-means (Lloyd, [`KMEANS_ROUNDS`] rounds) of the passage codes read as unit ±1
 /// vectors, `k` centroids started from the coded passages spread over the passage order.
 /// Returns the centroids as sign bits and each passage's cluster ([`NO_CLUSTER`] where
-/// `coded` is false). A passage goes to the centroid with the highest cosine, ties to the
-/// lower id; an emptied cluster keeps its centroid.
+/// `coded` is false). In the Lloyd rounds a passage goes to the centroid with the highest
+/// cosine, ties to the lower id, and an emptied cluster keeps its centroid; the final
+/// assignment bounds every cluster at [`CLUSTER_CAPACITY_PERCENT`] of the mean
+/// ([`bounded_assignment`]), and the centroids returned are its clusters' means.
 /// Deterministic: no randomness, and the same arithmetic with or without threads.
 fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u32>) {
     let bytes = dim / 8;
@@ -165,19 +175,12 @@ fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u
         {
             assign = units.iter().map(|u| nearest(&centroids, u)).collect();
         }
-        let mut sums = vec![vec![0f32; dim]; k];
-        for (u, &c) in units.iter().zip(&assign) {
-            for (s, x) in sums[c as usize].iter_mut().zip(u) {
-                *s += x;
-            }
-        }
-        for (c, s) in sums.into_iter().enumerate() {
-            let norm = dot(&s, &s).sqrt();
-            if norm > 0.0 {
-                centroids[c] = s.iter().map(|x| x / norm).collect();
-            }
-        }
+        centroids = cluster_means(&units, &assign, centroids, dim);
     }
+    // Capacity-bounded final assignment, then the centroids of the clusters as assigned.
+    let cap = ids.len().div_ceil(k) * CLUSTER_CAPACITY_PERCENT / 100;
+    assign = bounded_assignment(&units, &centroids, cap.max(1));
+    centroids = cluster_means(&units, &assign, centroids, dim);
     for (&j, &c) in ids.iter().zip(&assign) {
         clusters[j] = c;
     }
@@ -185,6 +188,86 @@ fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u
         centroids.iter().flat_map(|v| sign_bits(v)).collect(),
         clusters,
     )
+}
+
+/// Each cluster's normalised mean of its members' unit vectors; an empty cluster keeps its
+/// centroid.
+fn cluster_means(
+    units: &[Vec<f32>],
+    assign: &[u32],
+    mut centroids: Vec<Vec<f32>>,
+    dim: usize,
+) -> Vec<Vec<f32>> {
+    let mut sums = vec![vec![0f32; dim]; centroids.len()];
+    for (u, &c) in units.iter().zip(assign) {
+        for (s, x) in sums[c as usize].iter_mut().zip(u) {
+            *s += x;
+        }
+    }
+    for (c, s) in sums.into_iter().enumerate() {
+        let norm = s.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            centroids[c] = s.iter().map(|x| x / norm).collect();
+        }
+    }
+    centroids
+}
+
+/// Each unit vector's cluster such that no cluster holds more than `cap` (`cap × centroids`
+/// must be at least `units`): the pairs of a vector and one of its [`ASSIGNMENT_CANDIDATES`]
+/// nearest centroids, by descending cosine (ties: lower vector, then lower centroid), each
+/// vector to the first with room; a vector whose candidates all filled up goes to its
+/// nearest centroid with room. Greedy capacity-constrained assignment, as balanced k-means
+/// approximates it (Malinen & Fränti, S+SSPR 2014, solve it exactly as a transport problem).
+fn bounded_assignment(units: &[Vec<f32>], centroids: &[Vec<f32>], cap: usize) -> Vec<u32> {
+    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+    let ranked = |u: &[f32]| -> Vec<(f32, u32)> {
+        let mut r: Vec<(f32, u32)> = centroids
+            .iter()
+            .enumerate()
+            .map(|(c, v)| (dot(u, v), c as u32))
+            .collect();
+        r.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        r
+    };
+    let near = |u: &Vec<f32>| -> Vec<(f32, u32)> {
+        let mut r = ranked(u);
+        r.truncate(ASSIGNMENT_CANDIDATES);
+        r
+    };
+    #[cfg(feature = "parallel")]
+    let candidates: Vec<Vec<(f32, u32)>> = {
+        use rayon::prelude::*;
+        units.par_iter().map(near).collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let candidates: Vec<Vec<(f32, u32)>> = units.iter().map(near).collect();
+    let mut pairs: Vec<(f32, u32, u32)> = candidates
+        .iter()
+        .enumerate()
+        .flat_map(|(j, r)| r.iter().map(move |&(x, c)| (x, j as u32, c)))
+        .collect();
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut assign = vec![u32::MAX; units.len()];
+    let mut size = vec![0usize; centroids.len()];
+    for (_, j, c) in pairs {
+        if assign[j as usize] == u32::MAX && size[c as usize] < cap {
+            assign[j as usize] = c;
+            size[c as usize] += 1;
+        }
+    }
+    for (j, u) in units.iter().enumerate() {
+        if assign[j] == u32::MAX {
+            let c = ranked(u)
+                .into_iter()
+                .map(|(_, c)| c)
+                .find(|&c| size[c as usize] < cap)
+                .expect("cap × clusters ≥ passages");
+            assign[j] = c;
+            size[c as usize] += 1;
+        }
+    }
+    assign
 }
 
 #[cfg(test)]
@@ -216,5 +299,59 @@ mod tests {
             .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
             .unwrap();
         assert!(best == 2 || best == 3, "{scores:?}");
+    }
+
+    #[test]
+    fn bounded_assignment_fills_the_nearest_clusters_up_to_the_cap() {
+        // Five vectors nearest centroid 0 (cosines 0.99 … 0.95 with it), one nearest 1.
+        let unit = |x: f32| vec![x, (1.0 - x * x).sqrt()];
+        let units: Vec<Vec<f32>> = [0.99, 0.98, 0.97, 0.96, 0.95, 0.1]
+            .into_iter()
+            .map(unit)
+            .collect();
+        let centroids = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![-1.0, 0.0]];
+        // Unbounded: all but the last in cluster 0.
+        assert_eq!(
+            bounded_assignment(&units, &centroids, 6),
+            [0, 0, 0, 0, 0, 1]
+        );
+        // At most 2 a cluster, pairs by descending cosine: the last (0.995 with 1) and the
+        // two nearest 0 go first; of the rest, the one nearest 1 (0.95 with 0, 0.31 with 1)
+        // fills it, and the two left over go to the only cluster with room (2).
+        assert_eq!(
+            bounded_assignment(&units, &centroids, 2),
+            [0, 0, 2, 2, 1, 1]
+        );
+    }
+
+    #[test]
+    fn no_cluster_of_a_skewed_corpus_passes_the_capacity() {
+        // 40 passages about files and 8 about lists: unbounded, the files' cluster would hold
+        // far more than the mean of ⌈48 / 2⌉ = 24.
+        let mut ps: Vec<Passage> = (0..40)
+            .map(|i| {
+                Passage::new(
+                    format!("Files {i}"),
+                    format!("Open the file {i}, read the file, close the file."),
+                )
+            })
+            .collect();
+        ps.extend((0..8).map(|i| {
+            Passage::new(
+                format!("Lists {i}"),
+                format!("Sort the list {i} in place; lists sort."),
+            )
+        }));
+        let enc = HashedNgramEncoder::default();
+        let stop = crate::bm25::stopwords(hipporag_wasm::analysis::Language::English);
+        let d = build(&ps, &enc, &stop, 8, &()).unwrap();
+        let c = d.centroids.len() / (d.dim as usize / 8);
+        let mut sizes = vec![0usize; c];
+        for &k in &d.clusters {
+            sizes[k as usize] += 1;
+        }
+        let cap = ps.len().div_ceil(c) * CLUSTER_CAPACITY_PERCENT / 100;
+        assert!(sizes.iter().all(|&n| n <= cap), "{sizes:?}, cap {cap}");
+        assert_eq!(sizes.iter().sum::<usize>(), ps.len());
     }
 }

@@ -103,9 +103,9 @@ export interface ResultData {
   /** The same excerpt as plain-text segments, alternating unmarked and marked, starting unmarked. */
   excerptSegments: string[];
   /**
-   * The passage text. From a site's index in pieces, its first 190 characters (cut at a word,
-   * then "…"): what a fragment piece holds, so that a result costs few bytes. `hipporag site
-   * --fragment-text-chars N` sets the length, 0 for the whole text.
+   * The passage text, whole (`hipporag site --fragment-text-chars N` cuts a site's to its first
+   * N characters at a word, then "…", at fewer bytes per result and an excerpt from that
+   * opening only).
    */
   content: string;
   /** The phrases a graph mode's score came from; empty for a search of the index in pieces. */
