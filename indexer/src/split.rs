@@ -174,12 +174,18 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let (mut ti, mut wi) = (0, 0);
     let mut term_pieces: Vec<(String, TermPiece)> = Vec::new();
     let mut size = usize::MAX;
+    let mut prev_key = "";
     for key in keys {
         if size >= opts.term_piece_bytes {
-            let first = if term_pieces.is_empty() { "" } else { key };
-            term_pieces.push((first.to_string(), TermPiece::default()));
+            let first = if term_pieces.is_empty() {
+                String::new()
+            } else {
+                separator(prev_key, key)
+            };
+            term_pieces.push((first, TermPiece::default()));
             size = 0;
         }
+        prev_key = key;
         let p = &mut term_pieces.last_mut().expect("a piece is open").1;
         if bm25.terms.get(ti).is_some_and(|t| t == key) {
             let (a, b) = (bm25.ptr[ti] as usize, bm25.ptr[ti + 1] as usize);
@@ -479,7 +485,7 @@ fn phrase_pieces(
             first: if ranges.is_empty() {
                 String::new()
             } else {
-                key_text(&run[0]).to_string()
+                separator(key_text(&keys[start - 1]), key_text(&run[0]))
             },
             hash: hash_of(&stored),
         });
@@ -487,6 +493,22 @@ fn phrase_pieces(
         start = end;
     }
     Ok((ranges, index.phrases.len() as u32))
+}
+
+/// The shortest prefix of `first` that sorts after `prev` (`prev < first`): what a piece
+/// boundary in the meta piece needs to tell a piece's keys from the previous piece's, as
+/// LevelDB's `FindShortestSeparator` shortens its index blocks' keys. Every key of the earlier
+/// piece is below it and every key of its piece at or above it, and a key prefix's pieces
+/// are the same as with whole keys (a boundary past the prefix's own piece starts with the
+/// prefix exactly when its piece's first key does).
+fn separator(prev: &str, first: &str) -> String {
+    debug_assert!(prev < first, "{prev:?} < {first:?}");
+    let common = prev
+        .chars()
+        .zip(first.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    first.chars().take(common + 1).collect()
 }
 
 /// `items` cut into runs, each ending at the first item that takes its size to `target` or past.
@@ -584,7 +606,24 @@ impl PieceDir {
 
 #[cfg(test)]
 mod tests {
-    use super::fragment_text;
+    use super::{fragment_text, separator};
+
+    #[test]
+    fn separator_is_the_shortest_prefix_of_first_after_prev() {
+        assert_eq!(separator("numbers", "numpy array"), "nump");
+        // `prev` a prefix of `first`: one character past it.
+        assert_eq!(separator("sort", "sorted"), "sorte");
+        assert_eq!(separator("abc", "b"), "b");
+        // Characters, not bytes: "пр" < "пу" at the second character.
+        assert_eq!(separator("правило", "пуск"), "пу");
+        for (prev, first) in [("numbers", "numpy array"), ("sort", "sorted"), ("a", "ab")] {
+            let s = separator(prev, first);
+            assert!(
+                prev < s.as_str() && s.as_str() <= first,
+                "{prev} < {s} <= {first}"
+            );
+        }
+    }
 
     #[test]
     fn fragment_text_keeps_short_texts_and_cuts_long_ones_at_a_space() {

@@ -104,7 +104,9 @@ pub struct SplitMeta {
 /// A phrase piece: the keys `first ≤ key < next piece's first` (the first piece's from "").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PhraseRange {
-    /// The smallest key of the piece.
+    /// The piece's lower boundary: at or below its smallest key and above every key of the
+    /// piece before ("" for the first piece). The indexer writes the shortest prefix of the
+    /// smallest key that is.
     pub first: String,
     /// The piece's hash.
     pub hash: PieceHash,
@@ -177,7 +179,9 @@ pub struct StaticMeta {
 /// A term piece: the keys `first ≤ key < next piece's first` (the first piece's from "").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TermRange {
-    /// The smallest key of the piece.
+    /// The piece's lower boundary: at or below its smallest key and above every key of the
+    /// piece before ("" for the first piece). The indexer writes the shortest prefix of the
+    /// smallest key that is.
     pub first: String,
     /// The piece's hash.
     pub hash: PieceHash,
