@@ -22,10 +22,24 @@ use crate::graph::encode_all;
 use crate::progress::Progress;
 use crate::{Error, Result};
 
-/// Passages per IVF cluster the indexer aims at: `C = clamp(|P| / 32, 1, 256)`.
+/// Passages per IVF cluster the indexer aims at, up to [`max_clusters`]: `C = clamp(|P| / 32,
+/// 1, max_clusters(|P|))`.
 pub const PASSAGES_PER_CLUSTER: usize = 32;
-/// Most IVF clusters.
-pub const MAX_CLUSTERS: usize = 256;
+/// IVF clusters a corpus of `n` coded passages may have: `max(256, ⌊2√n⌋)`, which grows
+/// past 256 from 16,384 passages on.
+///
+/// A first search in the index in pieces fetches every centroid (the meta piece,
+/// `C × dim / 8` bytes) and [`NPROBE`] clusters of about `n / C` passage codes each
+/// (`dim / 8 + 1` bytes a passage with its id), so its IVF bytes `≈ (dim / 8)·(C + NPROBE·n / C)`
+/// are least at `C = √(NPROBE·n) = 4√n`. A fixed 256 made them grow linearly with the site: on
+/// Debian's rust-doc (203,321 passages) 554 KB of a first search were centroids and cluster
+/// pieces (docs/benchmarks.md, "Site size"). Half the optimum, `2√n`, costs 25% more bytes
+/// than it and leaves every site under 16,384 passages at 256 clusters: on Python's docs
+/// (8,767 passages), `4√n` gave 273 clusters, which ranked a little lower on the CoNaLa `dev`
+/// split (page hit@10 0.705 against 0.727) for no fewer bytes.
+pub fn max_clusters(n: usize) -> usize {
+    256usize.max((2.0 * (n as f64).sqrt()) as usize)
+}
 /// Clusters a query scores: 16 (of 256 on Python's docs, chosen on the CoNaLa `dev` split:
 /// docs/index-format.md, "Static passage codes", has the sweep), all of them for a corpus of fewer than
 /// `16 × 32` passages.
@@ -106,7 +120,7 @@ pub fn build(
         }
     }
     let n_coded = coded.iter().filter(|&&c| c).count();
-    let k = (n_coded / PASSAGES_PER_CLUSTER).clamp(1, MAX_CLUSTERS);
+    let k = (n_coded / PASSAGES_PER_CLUSTER).clamp(1, max_clusters(n_coded));
     let (centroids, clusters) = kmeans(&codes, &coded, dim, k);
     Ok(StaticEmbeddingsData {
         model: info.id,
@@ -353,5 +367,16 @@ mod tests {
         let cap = ps.len().div_ceil(c) * CLUSTER_CAPACITY_PERCENT / 100;
         assert!(sizes.iter().all(|&n| n <= cap), "{sizes:?}, cap {cap}");
         assert_eq!(sizes.iter().sum::<usize>(), ps.len());
+    }
+
+    #[test]
+    fn clusters_stay_at_256_up_to_16384_passages_then_grow_as_2_sqrt_n() {
+        // Python's docs and musique_train keep their clusters; rust-doc gets 901.
+        assert_eq!(max_clusters(8_767), 256);
+        assert_eq!(max_clusters(16_384), 256);
+        assert_eq!(max_clusters(32_821), 362);
+        assert_eq!(max_clusters(203_321), 901);
+        let k = |n: usize| (n / PASSAGES_PER_CLUSTER).clamp(1, max_clusters(n));
+        assert_eq!((k(1_890), k(8_767), k(203_321)), (59, 256, 901));
     }
 }
