@@ -1,0 +1,110 @@
+//! What a site's index in pieces makes a page fetch for its first search, by piece kind: for
+//! each question, a fresh page loads the meta piece, the term pieces of its keys (twice, as the
+//! page does: a misspelt word's key range is known once its own piece is loaded), its phrase
+//! pieces and the IVF cluster pieces it probes, ranks (the site's default `hybrid`), and loads
+//! the fragment pieces of its top 10 passages. Printed: the median and maximum gzipped KB of
+//! each kind and of their total over the questions (the search module and the JS are not
+//! counted: `bench/docs.mjs` measures those in the browser).
+//!
+//! `cargo run --release -p hipporag-benchtools --example first_search_bytes -- SITE/_hipporag QUESTIONS [SPLIT]`
+//!
+//! QUESTIONS is `[{q, split}]` (e.g. `../shared/data/pydocs/conala_pydocs.json` or
+//! `bench/rustdoc_questions.json`); the first 60 of SPLIT (default `test`) are asked.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use hipporag_indexer::split::PieceDir;
+use hipporag_wasm::retriever::{Mode, RetrieveOptions};
+use hipporag_wasm::split::{PieceHash, piece_name};
+
+const KINDS: [&str; 5] = ["meta", "term", "phrase", "cluster", "fragment"];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(site), Some(questions)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: first_search_bytes SITE/_hipporag QUESTIONS [SPLIT]");
+        std::process::exit(2);
+    };
+    let split = args.get(3).map_or("test", String::as_str);
+    let site = Path::new(site);
+    let entry: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(site.join("hipporag-entry.json")).expect("hipporag-entry.json"),
+    )
+    .expect("the entry's JSON");
+    let meta = entry["pieces"]
+        .as_str()
+        .expect("a site with its index in pieces")
+        .trim_start_matches("index/")
+        .to_string();
+    let qs: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(questions).expect("questions"))
+            .expect("questions: [{q, split}]");
+    let dir = site.join("index");
+    let pieces = PieceDir::new(&dir);
+    let size = |name: &str| std::fs::metadata(dir.join(name)).expect("a piece").len() as usize;
+    let of = |h: &PieceHash| size(&piece_name(h));
+    let opts = RetrieveOptions {
+        mode: Mode::Hybrid,
+        top_k: 10,
+        exact_seeds: true,
+        ..Default::default()
+    };
+    let mut rows: Vec<[usize; 5]> = Vec::new();
+    for q in qs.iter().filter(|q| q["split"] == split).take(60) {
+        let question = q["q"].as_str().expect("a question");
+        let mut kb = [0usize; 5];
+        kb[0] = size(&meta);
+        let mut index = pieces.open(&meta).expect("the meta piece");
+        for _ in 0..2 {
+            for i in index.missing_term_pieces(question) {
+                let h = *index.term_piece_hash(i).expect("a term piece");
+                kb[1] += of(&h);
+                index
+                    .add_term_piece(i, &pieces.read(&h).expect("read"))
+                    .expect("decode");
+            }
+        }
+        for i in index.missing_phrase_pieces(question) {
+            let h = *index.phrase_piece_hash(i).expect("a phrase piece");
+            kb[2] += of(&h);
+            index
+                .add_phrase_piece(i, &pieces.read(&h).expect("read"))
+                .expect("decode");
+        }
+        for c in index
+            .missing_cluster_pieces(question)
+            .expect("terms loaded")
+        {
+            let h = *index.cluster_piece_hash(c).expect("a cluster piece");
+            kb[3] += of(&h);
+            index
+                .add_cluster_piece(c, &pieces.read(&h).expect("read"))
+                .expect("decode");
+        }
+        let ranked = index.search(question, &opts).expect("search");
+        let mut seen = HashSet::new();
+        for &(j, _) in ranked.iter().take(10) {
+            let h = *index.fragment_of(j).expect("a passage");
+            if seen.insert(h) {
+                kb[4] += of(&h);
+            }
+        }
+        rows.push(kb);
+    }
+    if rows.is_empty() {
+        eprintln!("no question of split {split} in {questions}");
+        std::process::exit(2);
+    }
+    let stat = |mut v: Vec<usize>| {
+        v.sort_unstable();
+        (v[v.len() / 2] as f64 / 1e3, v[v.len() - 1] as f64 / 1e3)
+    };
+    println!("{} questions; gzipped KB, median / max:", rows.len());
+    for (k, name) in KINDS.iter().enumerate() {
+        let (m, x) = stat(rows.iter().map(|r| r[k]).collect());
+        println!("  {name:<9} {m:>7.1} / {x:>7.1}");
+    }
+    let (m, x) = stat(rows.iter().map(|r| r.iter().sum()).collect());
+    println!("  {:<9} {m:>7.1} / {x:>7.1}", "total");
+}
