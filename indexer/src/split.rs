@@ -69,9 +69,9 @@ pub const PHRASE_PIECE_BYTES: usize = 6_000;
 
 /// [`SplitOptions::fragment_text_chars`] by default: 0, the whole text, so that a result's
 /// excerpt (`src/excerpt.rs`: the 30-word window with the most query terms, as Pagefind's)
-/// can come from anywhere in its passage. Cutting texts to 190 characters (Pagefind's
-/// 30-word excerpt at the median) made fragment pieces hold 6× more passages, but the
-/// excerpt could then only show a passage's beginning.
+/// can come from anywhere in its passage. A cut makes fragment pieces hold more passages,
+/// but the excerpt can then only show a passage's beginning (docs/index-format.md, "Whole
+/// texts in 8 KB fragments").
 pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 0;
 
 /// The most fragment pieces a site gets: past `MAX_FRAGMENT_PIECES ×`

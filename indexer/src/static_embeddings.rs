@@ -31,12 +31,10 @@ pub const PASSAGES_PER_CLUSTER: usize = 32;
 /// A first search in the index in pieces fetches every centroid (the meta piece,
 /// `C × dim / 8` bytes) and [`NPROBE`] clusters of about `n / C` passage codes each
 /// (`dim / 8 + 1` bytes a passage with its id), so its IVF bytes `≈ (dim / 8)·(C + NPROBE·n / C)`
-/// are least at `C = √(NPROBE·n) = 4√n`. A fixed 256 made them grow linearly with the site: on
-/// Debian's rust-doc (203,321 passages) 554 KB of a first search were centroids and cluster
-/// pieces (docs/benchmarks.md, "Site size"). Half the optimum, `2√n`, costs 25% more bytes
-/// than it and leaves every site under 16,384 passages at 256 clusters: on Python's docs
-/// (8,767 passages), `4√n` gave 273 clusters, which ranked a little lower on the CoNaLa `dev`
-/// split (page hit@10 0.705 against 0.727) for no fewer bytes.
+/// are least at `C = √(NPROBE·n) = 4√n`; a fixed 256 made them grow linearly with the site.
+/// Half the optimum, `2√n`, costs 25% more bytes than it and leaves every site under 16,384
+/// passages (Python's docs among them, where `4√n` ranked lower on the CoNaLa `dev` split) at
+/// 256 clusters. docs/benchmarks.md, "Site size", has the bytes on Debian's rust-doc.
 pub fn max_clusters(n: usize) -> usize {
     256usize.max((2.0 * (n as f64).sqrt()) as usize)
 }
@@ -47,10 +45,9 @@ pub const NPROBE: usize = 16;
 /// Lloyd rounds of the spherical k-means.
 pub const KMEANS_ROUNDS: usize = 15;
 /// The most passages an IVF cluster holds, in percent of the mean `⌈n / C⌉`: 150. Unbounded,
-/// Python's docs' largest cluster held 169 passages against a mean of 34, and a query probed
-/// the large ones most, so its 16 probes fetched about 1,900 passage codes; bounded, a probe
-/// costs at most 1.5× the mean. Chosen on the CoNaLa `dev` split among 100, 125, 150 and 200
-/// percent (docs/index-format.md, "Static passage codes").
+/// k-means left some clusters several times the mean, and a query's probes picked the large
+/// ones most; bounded, a probe costs at most 1.5× the mean. Chosen on the CoNaLa `dev` split
+/// (docs/index-format.md, "Bounded clusters").
 pub const CLUSTER_CAPACITY_PERCENT: usize = 150;
 /// Nearest centroids per passage the capacity-bounded assignment considers first.
 pub const ASSIGNMENT_CANDIDATES: usize = 16;
