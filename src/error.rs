@@ -141,17 +141,6 @@ pub enum FormatProblem {
         /// Adler-32 of the bytes present.
         found: u32,
     },
-    /// A piece of a split index ([`crate::split`]) whose bytes do not hash to its name: damaged
-    /// in transit or storage, or a piece of another build.
-    #[error(
-        "piece corrupt or stale: its SHA-256 begins {found}, its name says {expected} (reload the page; rebuild the site if it persists)"
-    )]
-    PieceHash {
-        /// The hash prefix the piece is named by (hex).
-        expected: String,
-        /// The hash prefix of the bytes present (hex).
-        found: String,
-    },
     /// The payload passed the checksum but does not decode or is structurally inconsistent.
     #[error("index invalid at {field}: {message}")]
     Invalid {
@@ -163,15 +152,14 @@ pub enum FormatProblem {
 }
 
 impl FormatProblem {
-    /// `"format.magic"`, `"format.version"`, `"format.truncated"`, `"format.checksum"`,
-    /// `"format.piece_hash"` or `"format.invalid"`.
+    /// `"format.magic"`, `"format.version"`, `"format.truncated"`, `"format.checksum"` or
+    /// `"format.invalid"`.
     pub fn kind(&self) -> &'static str {
         match self {
             FormatProblem::BadMagic { .. } => "format.magic",
             FormatProblem::UnsupportedVersion { .. } => "format.version",
             FormatProblem::Truncated { .. } => "format.truncated",
             FormatProblem::Checksum { .. } => "format.checksum",
-            FormatProblem::PieceHash { .. } => "format.piece_hash",
             FormatProblem::Invalid { .. } => "format.invalid",
         }
     }

@@ -17,7 +17,7 @@ use hipporag_indexer::split::{PieceDir, SplitOptions, split_index};
 use hipporag_wasm::encoder::HashedNgramEncoder;
 use hipporag_wasm::index::IndexData;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
-use hipporag_wasm::split::parse_piece_name;
+use hipporag_wasm::split::{PieceKind, parse_meta_name};
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
 
@@ -143,6 +143,65 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
 }
 
 #[test]
+fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
+    use hipporag_indexer::split::{MAX_FRAGMENT_PIECES, MAX_PHRASE_PIECES, MAX_TERM_PIECES};
+    let data_ = musique();
+    // One byte a piece: every key, phrase and passage would be a piece of its own (about
+    // 14,000 keys, 20,000 phrases and 1,890 passages: each past its cap's share of bytes).
+    let tiny = SplitOptions {
+        term_piece_bytes: 1,
+        phrase_piece_bytes: 1,
+        fragment_piece_bytes: 1,
+        ..OPTS
+    };
+    let files = split_index(&data_, &tiny).unwrap();
+    let [terms, _, phrases, fragments] = files.counts;
+    assert!(
+        (900..=MAX_TERM_PIECES).contains(&terms) && (900..=MAX_PHRASE_PIECES).contains(&phrases),
+        "{:?}",
+        files.counts
+    );
+    assert!(
+        (1_500..=MAX_FRAGMENT_PIECES).contains(&fragments),
+        "{fragments}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    for p in std::iter::once(&files.meta).chain(&files.pieces) {
+        std::fs::write(tmp.path().join(&p.name), &p.bytes).unwrap();
+    }
+    let dir = PieceDir::new(tmp.path());
+    let mut split = dir.open(&files.meta.name).unwrap();
+    let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    for q in questions.iter().take(20) {
+        let opts = RetrieveOptions {
+            exact_seeds: true,
+            ..hybrid10()
+        };
+        let entities = r.extract_entities(&q.question);
+        let input = hipporag_wasm::retriever::QueryInput {
+            question: Some(&q.question),
+            entities: &entities,
+            ..Default::default()
+        };
+        let single: Vec<usize> = r
+            .retrieve(&input, &opts)
+            .unwrap()
+            .passages
+            .iter()
+            .map(|p| p.id as usize)
+            .collect();
+        let pieces: Vec<usize> = dir
+            .search(&mut split, &q.question, &opts)
+            .unwrap()
+            .iter()
+            .map(|&(j, _)| j)
+            .collect();
+        assert_eq!(pieces, single, "{:?}", q.question);
+    }
+}
+
+#[test]
 fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
     let data_ = musique();
     let tmp = tempfile::tempdir().unwrap();
@@ -151,7 +210,10 @@ fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
     let split = dir.open(&meta).unwrap();
     let mut cut = 0;
     for (j, p) in data_.passages.iter().enumerate() {
-        let piece = dir.read(split.fragment_of(j).unwrap()).unwrap();
+        let f = split.fragment_of(j).unwrap();
+        let piece = dir
+            .read(&split.piece_name(PieceKind::Fragment, f).unwrap())
+            .unwrap();
         let json: serde_json::Value = serde_json::from_slice(&piece).unwrap();
         let rec = json["passages"]
             .as_array()
@@ -183,23 +245,32 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
     let question = "Who founded the company that makes the Xbox?";
     let mut split = dir.open(&meta).unwrap();
     let i = split.missing_term_pieces(question)[0];
-    let name = hipporag_wasm::split::piece_name(split.term_piece_hash(i).unwrap());
+    let name = split.piece_name(PieceKind::Term, i).unwrap();
     let path = tmp.path().join(&name);
     let good = std::fs::read(&path).unwrap();
 
-    // One flipped byte: the hash check names the piece, nothing is ranked.
-    let mut bad = good.clone();
-    bad[good.len() / 2] ^= 1;
-    std::fs::write(&path, &bad).unwrap();
-    let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
-    assert_eq!(e.kind(), "format.piece_hash", "{e}");
-    assert!(e.to_string().contains(&name), "{e}");
+    // One flipped byte in the deflate stream, or the member cut short: gzip's CRC-32 and
+    // length trailer catch it, the error names the piece, nothing is ranked.
+    for bad in [
+        good.iter()
+            .enumerate()
+            .map(|(k, &b)| if k == good.len() / 2 { b ^ 1 } else { b })
+            .collect::<Vec<u8>>(),
+        good[..good.len() - 4].to_vec(),
+    ] {
+        std::fs::write(&path, &bad).unwrap();
+        let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
+        assert_eq!(e.kind(), "io", "{e}");
+        assert!(e.to_string().contains(&name), "{e}");
+    }
 
-    // Another piece under this name (what a rebuilt site's piece would be): the same error.
+    // Another kind of piece under this name (a host serving the wrong file): its tag is not
+    // a term piece's.
     let other = split_index(&data_, &OPTS).unwrap();
     std::fs::write(&path, &other.pieces.last().unwrap().bytes).unwrap();
     let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
-    assert_eq!(e.kind(), "format.piece_hash", "{e}");
+    assert_eq!(e.kind(), "format.magic", "{e}");
+    assert!(e.to_string().contains(&name), "{e}");
 
     // Missing (a rebuilt site deleted it): an I/O error naming the file.
     std::fs::remove_file(&path).unwrap();
@@ -213,9 +284,9 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
             .unwrap()
             .is_empty()
     );
-    assert!(parse_piece_name(&name).is_some() && parse_piece_name("x.bin").is_none());
+    assert!(parse_meta_name(&meta).is_some() && parse_meta_name(&name).is_none());
     let e = dir.open("nothex.bin").unwrap_err();
-    assert!(e.to_string().contains("not a piece name"), "{e}");
+    assert!(e.to_string().contains("not a meta piece name"), "{e}");
 }
 
 /// A piece's stored bytes (a gzip member) decompressed, as the page's `DecompressionStream` does.
@@ -332,7 +403,7 @@ fn a_term_piece_with_broken_postings_is_refused() {
         assert_eq!(e.kind(), "format.invalid", "{e}");
         let shown = e.to_string();
         assert!(shown.contains(want), "{shown}");
-        let name = hipporag_wasm::split::piece_name(good.term_piece_hash(0).unwrap());
+        let name = good.piece_name(PieceKind::Term, 0).unwrap();
         assert!(shown.contains(&name), "{shown}");
     }
     // Unbroken, the same bytes are accepted.

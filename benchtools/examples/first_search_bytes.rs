@@ -16,7 +16,7 @@ use std::path::Path;
 
 use hipporag_indexer::split::PieceDir;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-use hipporag_wasm::split::{PieceHash, piece_name};
+use hipporag_wasm::split::PieceKind;
 
 const KINDS: [&str; 5] = ["meta", "term", "phrase", "cluster", "fragment"];
 
@@ -43,7 +43,6 @@ fn main() {
     let dir = site.join("index");
     let pieces = PieceDir::new(&dir);
     let size = |name: &str| std::fs::metadata(dir.join(name)).expect("a piece").len() as usize;
-    let of = |h: &PieceHash| size(&piece_name(h));
     let opts = RetrieveOptions {
         mode: Mode::Hybrid,
         top_k: 10,
@@ -58,16 +57,18 @@ fn main() {
         let mut index = pieces.open(&meta).expect("the meta piece");
         for _ in 0..2 {
             for i in index.missing_term_pieces(question) {
-                let h = *index.term_piece_hash(i).expect("a term piece");
-                kb[1] += of(&h);
+                let h = index.piece_name(PieceKind::Term, i).expect("a term piece");
+                kb[1] += size(&h);
                 index
                     .add_term_piece(i, &pieces.read(&h).expect("read"))
                     .expect("decode");
             }
         }
         for i in index.missing_phrase_pieces(question) {
-            let h = *index.phrase_piece_hash(i).expect("a phrase piece");
-            kb[2] += of(&h);
+            let h = index
+                .piece_name(PieceKind::Phrase, i)
+                .expect("a phrase piece");
+            kb[2] += size(&h);
             index
                 .add_phrase_piece(i, &pieces.read(&h).expect("read"))
                 .expect("decode");
@@ -76,8 +77,10 @@ fn main() {
             .missing_cluster_pieces(question)
             .expect("terms loaded")
         {
-            let h = *index.cluster_piece_hash(c).expect("a cluster piece");
-            kb[3] += of(&h);
+            let h = index
+                .piece_name(PieceKind::Cluster, c)
+                .expect("a cluster piece");
+            kb[3] += size(&h);
             index
                 .add_cluster_piece(c, &pieces.read(&h).expect("read"))
                 .expect("decode");
@@ -85,9 +88,9 @@ fn main() {
         let ranked = index.search(question, &opts).expect("search");
         let mut seen = HashSet::new();
         for &(j, _) in ranked.iter().take(10) {
-            let h = *index.fragment_of(j).expect("a passage");
-            if seen.insert(h) {
-                kb[4] += of(&h);
+            let f = index.fragment_of(j).expect("a passage");
+            if seen.insert(f) {
+                kb[4] += size(&index.piece_name(PieceKind::Fragment, f).expect("a piece"));
             }
         }
         rows.push(kb);

@@ -1,9 +1,9 @@
 //! What a site query fetches from the index in pieces, for several ways of cutting it: the
 //! design input of `hipporag_indexer::split::SplitOptions`.
 //!
-//! For each setting (term, cluster and fragment piece target sizes, fragment text characters;
-//! `PIECES_TOUCH="16000,0,40000,400 …"` overrides the built-in list; cluster 0 gives each IVF
-//! cluster a piece of its own), the pieces of INDEX are cut in memory and
+//! For each setting (term, cluster and fragment piece target sizes, fragment text characters,
+//! and optionally phrase piece target size; `PIECES_TOUCH="16000,0,40000,400 10000,0,8000,0,4000 …"`
+//! overrides the built-in list; cluster 0 gives each IVF cluster a piece of its own), the pieces of INDEX are cut in memory and
 //! the docs questions (`[{q, gold_pages, split}]`) asked in order, as one visitor's page would:
 //! each query fetches the term pieces of its keys and the cluster pieces it probes that earlier
 //! queries did not, ranks, and fetches the fragment pieces of its top 10 pages. Printed per
@@ -19,7 +19,7 @@ use std::io::Read;
 use hipporag_indexer::split::{SplitOptions, split_index};
 use hipporag_wasm::index::IndexData;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-use hipporag_wasm::split::{SplitIndex, piece_name};
+use hipporag_wasm::split::{PieceKind, SplitIndex};
 
 fn gunzip(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -54,39 +54,41 @@ fn main() {
         "later mean",
         "term KB/q"
     );
-    // (term, cluster and fragment piece bytes, fragment text characters; 0: whole text)
-    let settings: Vec<(usize, usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
+    // (term, cluster and fragment piece bytes, fragment text characters (0: whole text),
+    // phrase piece bytes)
+    let phrase = hipporag_indexer::split::PHRASE_PIECE_BYTES;
+    let settings: Vec<(usize, usize, usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
         // e.g. PIECES_TOUCH="16000,0,40000,0 16000,1500,24000,400"
         Ok(s) => s
             .split_whitespace()
             .map(|t| {
                 let v: Vec<usize> = t.split(',').map(|x| x.parse().expect("a number")).collect();
-                (v[0], v[1], v[2], v[3])
+                (v[0], v[1], v[2], v[3], v.get(4).copied().unwrap_or(phrase))
             })
             .collect(),
         Err(_) => vec![
-            (16_000, 0, 40_000, 0),
-            (16_000, 0, 40_000, 240),
-            (14_000, 0, 24_000, 240),
-            (14_000, 0, 24_000, 190),
-            (14_000, 0, 21_000, 190),
-            (14_000, 3_000, 21_000, 190),
-            (11_000, 3_000, 19_000, 190),
-            (10_000, 2_000, 19_000, 190),
-            (10_000, 2_500, 19_000, 190),
-            (10_000, 3_000, 19_000, 190),
-            (10_000, 3_500, 19_000, 190),
-            (9_500, 3_000, 19_000, 190),
-            (9_000, 3_000, 19_000, 190),
+            (16_000, 0, 40_000, 0, phrase),
+            (16_000, 0, 40_000, 240, phrase),
+            (14_000, 0, 24_000, 240, phrase),
+            (14_000, 0, 24_000, 190, phrase),
+            (14_000, 0, 21_000, 190, phrase),
+            (14_000, 3_000, 21_000, 190, phrase),
+            (11_000, 3_000, 19_000, 190, phrase),
+            (10_000, 2_000, 19_000, 190, phrase),
+            (10_000, 2_500, 19_000, 190, phrase),
+            (10_000, 3_000, 19_000, 190, phrase),
+            (10_000, 3_500, 19_000, 190, phrase),
+            (9_500, 3_000, 19_000, 190, phrase),
+            (9_000, 3_000, 19_000, 190, phrase),
         ],
     };
-    for (term, cluster, frag, chars) in settings {
+    for (term, cluster, frag, chars, phrase_bytes) in settings {
         let files = split_index(
             &data,
             &SplitOptions {
                 term_piece_bytes: term,
                 cluster_piece_bytes: cluster,
-                phrase_piece_bytes: hipporag_indexer::split::PHRASE_PIECE_BYTES,
+                phrase_piece_bytes: phrase_bytes,
                 fragment_piece_bytes: frag,
                 fragment_text_chars: chars,
             },
@@ -146,7 +148,8 @@ fn main() {
             term_bytes as f64 / qs.len() as f64 / 1e3
         );
         println!(
-            "       first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB, phrases {:.1} KB",
+            "       phrase pieces {} B; first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB, phrases {:.1} KB",
+            phrase_bytes,
             files.meta.bytes.len() as f64 / 1e3,
             first_kinds[0] as f64 / 1e3,
             first_kinds[1] as f64 / 1e3,
@@ -176,20 +179,20 @@ fn ask(
     // Twice: a misspelt word's key range is known once its own term piece is loaded.
     for _ in 0..2 {
         for i in split.missing_term_pieces(question) {
-            let stored = fetch(piece_name(split.term_piece_hash(i).expect("piece")), 0);
+            let stored = fetch(split.piece_name(PieceKind::Term, i).expect("piece"), 0);
             split
                 .add_term_piece(i, &gunzip(stored))
                 .expect("term piece");
         }
     }
     for i in split.missing_phrase_pieces(question) {
-        let stored = fetch(piece_name(split.phrase_piece_hash(i).expect("piece")), 3);
+        let stored = fetch(split.piece_name(PieceKind::Phrase, i).expect("piece"), 3);
         split
             .add_phrase_piece(i, &gunzip(stored))
             .expect("phrase piece");
     }
     for c in split.missing_cluster_pieces(question).expect("terms") {
-        let stored = fetch(piece_name(split.cluster_piece_hash(c).expect("piece")), 1);
+        let stored = fetch(split.piece_name(PieceKind::Cluster, c).expect("piece"), 1);
         split
             .add_cluster_piece(c, &gunzip(stored))
             .expect("cluster piece");
@@ -209,7 +212,12 @@ fn ask(
         let page = split.meta().pages[j];
         if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
             pages.push(page);
-            fetch(piece_name(split.fragment_of(j).expect("fragment")), 2);
+            fetch(
+                split
+                    .piece_name(PieceKind::Fragment, split.fragment_of(j).expect("fragment"))
+                    .expect("piece"),
+                2,
+            );
         }
     }
     kinds

@@ -1,11 +1,15 @@
 //! Writes the index in pieces ([`hipporag_wasm::split`], whose module docs give the layout) from
 //! an [`IndexData`] with BM25: the meta piece, term pieces cut at key boundaries every
-//! [`SplitOptions::term_piece_bytes`], cluster pieces of the static embeddings' IVF clusters
-//! (one cluster each, the small ones together up to [`SplitOptions::cluster_piece_bytes`]),
-//! phrase pieces of the phrase nodes in key order with their node specificity and PPR vector
-//! (cut every [`SplitOptions::phrase_piece_bytes`]), and fragment pieces of passages in passage
-//! order (each passage's text cut to [`SplitOptions::fragment_text_chars`]), cut every
+//! [`SplitOptions::term_piece_bytes`] (at most [`MAX_TERM_PIECES`] pieces), cluster pieces of
+//! the static embeddings' IVF clusters (one cluster each, the small ones together up to
+//! [`SplitOptions::cluster_piece_bytes`]), phrase pieces of the phrase nodes in key order with
+//! their node specificity and PPR vector (cut every [`SplitOptions::phrase_piece_bytes`], at
+//! most [`MAX_PHRASE_PIECES`] pieces), and fragment pieces of passages in passage order (each
+//! passage's text cut to [`SplitOptions::fragment_text_chars`]), cut every
 //! [`SplitOptions::fragment_piece_bytes`] (at most [`MAX_FRAGMENT_PIECES`] pieces).
+//!
+//! The meta piece is named by its hash; the others by the build id, a hash of them all
+//! ([`hipporag_wasm::split::build_id`]), and their kind and number.
 //!
 //! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
 //! level 9 with no file name and mtime 0; the meta and term pieces with a sync flush between
@@ -21,8 +25,8 @@ use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
 use hipporag_wasm::retriever::RetrieveOptions;
 use hipporag_wasm::split::{
     BytePlanes, ClusterPiece, ClusterRef, FragmentRange, FrontCoded, PhrasePiece, PhraseRange,
-    PieceHash, PieceSections, SplitIndex, SplitMeta, StaticMeta, StoredTermPiece, TermPiece,
-    TermRange, encode_piece, parse_piece_name, piece_hash, piece_name, tag,
+    PieceKind, PieceSections, SplitIndex, SplitMeta, StaticMeta, StoredTermPiece, TermPiece,
+    TermRange, build_id, encode_piece, meta_name, parse_meta_name, piece_hash, piece_name, tag,
 };
 use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
@@ -31,13 +35,15 @@ use crate::{Error, Result};
 /// Where to cut pieces (uncompressed bytes; a piece ends at the first boundary past it).
 #[derive(Debug, Clone, Copy)]
 pub struct SplitOptions {
-    /// Term pieces: posting lists and sign rows.
+    /// Term pieces: posting lists and sign rows (raised on a site whose keys would take more
+    /// than [`MAX_TERM_PIECES`]).
     pub term_piece_bytes: usize,
     /// Cluster pieces: the IVF clusters taken in ascending size (passage codes and gaps), as
     /// many to a piece as fit in this, so that a cluster this large or larger is a piece of
     /// its own and smaller ones share (0: a piece per cluster).
     pub cluster_piece_bytes: usize,
-    /// Phrase pieces: phrase keys with their passage counts and PPR vectors.
+    /// Phrase pieces: phrase keys with their passage counts and PPR vectors (raised on a site
+    /// whose phrases would take more than [`MAX_PHRASE_PIECES`]).
     pub phrase_piece_bytes: usize,
     /// Fragment pieces: the JSON of runs of passages (raised on a site whose passages would
     /// take more than [`MAX_FRAGMENT_PIECES`]).
@@ -48,24 +54,38 @@ pub struct SplitOptions {
 }
 
 impl Default for SplitOptions {
-    /// 10 KB of terms, a piece per IVF cluster (the clusters are bounded in size,
-    /// [`crate::static_embeddings::CLUSTER_CAPACITY_PERCENT`], so none is small enough to share
-    /// with profit), 8 KB of fragments holding whole passage texts
+    /// 6 KB of terms, 4 KB of phrases, a piece per IVF cluster (the clusters are bounded in
+    /// size, [`crate::static_embeddings::CLUSTER_CAPACITY_PERCENT`], so none is small enough
+    /// to share with profit), 6 KB of fragments holding whole passage texts
     /// ([`DEFAULT_FRAGMENT_TEXT_CHARS`]). docs/index-format.md ("How to cut the pieces") has
     /// the sweeps these came from.
     fn default() -> Self {
         Self {
-            term_piece_bytes: 10_000,
+            term_piece_bytes: TERM_PIECE_BYTES,
             cluster_piece_bytes: 0,
             phrase_piece_bytes: PHRASE_PIECE_BYTES,
-            fragment_piece_bytes: 8_000,
+            fragment_piece_bytes: 6_000,
             fragment_text_chars: DEFAULT_FRAGMENT_TEXT_CHARS,
         }
     }
 }
 
-/// [`SplitOptions::phrase_piece_bytes`] by default (docs/index-format.md, "Phrase pieces").
-pub const PHRASE_PIECE_BYTES: usize = 6_000;
+/// [`SplitOptions::term_piece_bytes`] by default (docs/index-format.md, "Pieces named by the
+/// build id").
+pub const TERM_PIECE_BYTES: usize = 6_000;
+
+/// [`SplitOptions::phrase_piece_bytes`] by default (docs/index-format.md, "Pieces named by the
+/// build id").
+pub const PHRASE_PIECE_BYTES: usize = 4_000;
+
+/// The most term pieces a site gets: past it, pieces grow instead (as
+/// [`MAX_FRAGMENT_PIECES`]), so that with [`MAX_PHRASE_PIECES`], [`MAX_FRAGMENT_PIECES`] and
+/// the IVF clusters (`static_embeddings::max_clusters`) a site of 200,000 passages stays under
+/// 5,000 files.
+pub const MAX_TERM_PIECES: usize = 1_000;
+
+/// The most phrase pieces a site gets: past it, pieces grow instead ([`MAX_TERM_PIECES`]).
+pub const MAX_PHRASE_PIECES: usize = 1_000;
 
 /// [`SplitOptions::fragment_text_chars`] by default: 0, the whole text, so that a result's
 /// excerpt (`src/excerpt.rs`: the 30-word window with the most query terms, as Pagefind's)
@@ -102,10 +122,10 @@ pub fn fragment_text(text: &str, chars: usize) -> String {
     format!("{}…", head[..cut].trim_end())
 }
 
-/// One stored piece: its file name ([`piece_name`]) and gzipped bytes.
+/// One stored piece: its file name ([`meta_name`] or [`piece_name`]) and gzipped bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Piece {
-    /// `{hash}.bin`.
+    /// `{hash}.bin` for the meta piece, `{build}-{letter}{i}.bin` for the others.
     pub name: String,
     /// The gzip member as stored and served.
     pub bytes: Vec<u8>,
@@ -140,10 +160,9 @@ fn gzip_sections<S: AsRef<[u8]>>(sections: &[S]) -> Piece {
             e.flush().expect("writing to a Vec cannot fail");
         }
     }
-    let bytes = e.finish().expect("writing to a Vec cannot fail");
     Piece {
-        name: piece_name(&piece_hash(&bytes)),
-        bytes,
+        name: String::new(), // named once every piece is made: split_index
+        bytes: e.finish().expect("writing to a Vec cannot fail"),
     }
 }
 
@@ -171,12 +190,26 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let mut keys: Vec<&str> = bm25.terms.iter().chain(words).map(String::as_str).collect();
     keys.sort_unstable();
     keys.dedup();
+    // Bytes per key, as the loop below counts them, for the cap on the piece count.
+    let total = (0..bm25.terms.len())
+        .map(|t| {
+            let (a, b) = (bm25.ptr[t] as usize, bm25.ptr[t + 1] as usize);
+            bm25.terms[t].len()
+                + bm25.gaps[a..b]
+                    .iter()
+                    .chain(&bm25.tf[a..b])
+                    .map(|&x| varint_len(x))
+                    .sum::<usize>()
+        })
+        .sum::<usize>()
+        + words.iter().map(|w| w.len() + dim_bytes).sum::<usize>();
+    let term_piece_bytes = opts.term_piece_bytes.max(total.div_ceil(MAX_TERM_PIECES));
     let (mut ti, mut wi) = (0, 0);
     let mut term_pieces: Vec<(String, TermPiece)> = Vec::new();
     let mut size = usize::MAX;
     let mut prev_key = "";
     for key in keys {
-        if size >= opts.term_piece_bytes {
+        if size >= term_piece_bytes {
             let first = if term_pieces.is_empty() {
                 String::new()
             } else {
@@ -225,10 +258,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         let stored = StoredTermPiece::from(p);
         debug_assert_eq!(stored.sections().concat(), encode_piece(tag::TERM, &stored));
         let piece = gzip_sections(&stored.sections());
-        terms.push(TermRange {
-            first,
-            hash: hash_of(&piece),
-        });
+        terms.push(TermRange { first });
         pieces.push(piece);
     }
 
@@ -279,7 +309,6 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
             let piece = gzip(&encode_piece(tag::CLUSTER, &piece));
             clusters.push(ClusterRef {
                 clusters: g.iter().map(|&k| k as u32).collect(),
-                hash: hash_of(&piece),
             });
             pieces.push(piece);
         }
@@ -319,7 +348,6 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         let piece = gzip(&json);
         fragments.push(FragmentRange {
             first: run[0] as u32,
-            hash: hash_of(&piece),
         });
         pieces.push(piece);
     }
@@ -338,6 +366,20 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         phrases_meta.len(),
         fragments.len(),
     ];
+    // Name the pieces by the build id, now that their bytes are known.
+    let build = build_id(pieces.iter().map(|p| p.bytes.as_slice()));
+    let kinds = [
+        PieceKind::Term,
+        PieceKind::Cluster,
+        PieceKind::Phrase,
+        PieceKind::Fragment,
+    ];
+    let mut named = pieces.iter_mut();
+    for (kind, count) in kinds.into_iter().zip(counts) {
+        for (i, p) in named.by_ref().take(count).enumerate() {
+            p.name = piece_name(&build, kind, i);
+        }
+    }
     let meta = SplitMeta {
         passages: data.passages.len() as u32,
         pages,
@@ -358,9 +400,12 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         phrase_pieces: phrases_meta,
         query_stopwords: data.header.build.query_stopwords.clone(),
         damping,
+        build,
     };
+    let mut meta = gzip_sections(&meta.sections());
+    meta.name = meta_name(&piece_hash(&meta.bytes));
     Ok(SplitIndexFiles {
-        meta: gzip_sections(&meta.sections()),
+        meta,
         pieces,
         counts,
     })
@@ -425,6 +470,12 @@ fn phrase_pieces(
         };
         key_text(k).len() + 6 + 3 * v.passages.len()
     };
+    let piece_bytes = opts.phrase_piece_bytes.max(
+        keys.iter()
+            .map(size)
+            .sum::<usize>()
+            .div_ceil(MAX_PHRASE_PIECES),
+    );
     let mut ranges = Vec::new();
     let mut start = 0;
     while start < keys.len() {
@@ -434,7 +485,7 @@ fn phrase_pieces(
         // phrase's text: both stay in one piece).
         while end < keys.len()
             && (end == start
-                || acc < opts.phrase_piece_bytes
+                || acc < piece_bytes
                 || key_text(&keys[end]) == key_text(&keys[end - 1]))
         {
             acc += size(&keys[end]);
@@ -487,7 +538,6 @@ fn phrase_pieces(
             } else {
                 separator(key_text(&keys[start - 1]), key_text(&run[0]))
             },
-            hash: hash_of(&stored),
         });
         pieces.push(stored);
         start = end;
@@ -528,12 +578,8 @@ fn runs(items: &[usize], target: usize, size: impl Fn(usize) -> usize) -> Vec<&[
     out
 }
 
-fn hash_of(p: &Piece) -> PieceHash {
-    piece_hash(&p.bytes)
-}
-
-/// Reads an index in pieces from a directory, as a page fetches it: each piece checked against
-/// its name ([`hipporag_wasm::split::verify_piece`]), then decompressed.
+/// Reads an index in pieces from a directory, as a page fetches it: each piece by its name,
+/// then decompressed (gzip's CRC-32 checked).
 #[derive(Debug, Clone)]
 pub struct PieceDir {
     dir: std::path::PathBuf,
@@ -545,16 +591,15 @@ impl PieceDir {
         Self { dir: dir.into() }
     }
 
-    /// The decompressed bytes of the piece named by `hash`.
+    /// The decompressed bytes of the piece named `name`.
     ///
     /// # Errors
-    /// [`Error::Io`] naming the file when it cannot be read or is not gzip; the core's
-    /// [`hipporag_wasm::FormatProblem::PieceHash`] when its bytes do not hash to its name.
-    pub fn read(&self, hash: &PieceHash) -> Result<Vec<u8>> {
+    /// [`Error::Io`] naming the file when it cannot be read or is not a whole gzip member
+    /// (a damaged piece fails its CRC-32).
+    pub fn read(&self, name: &str) -> Result<Vec<u8>> {
         use std::io::Read;
-        let path = self.dir.join(piece_name(hash));
+        let path = self.dir.join(name);
         let stored = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        hipporag_wasm::split::verify_piece(hash, &stored)?;
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(stored.as_slice())
             .read_to_end(&mut out)
@@ -568,10 +613,12 @@ impl PieceDir {
     /// As [`PieceDir::read`] and [`SplitIndex::from_meta`]; [`Error::InvalidRequest`] for a
     /// name that is not 16 hex digits + `.bin`.
     pub fn open(&self, meta: &str) -> Result<SplitIndex> {
-        let hash = parse_piece_name(meta).ok_or_else(|| {
-            Error::InvalidRequest(format!("{meta}: not a piece name ({{16 hex digits}}.bin)"))
+        parse_meta_name(meta).ok_or_else(|| {
+            Error::InvalidRequest(format!(
+                "{meta}: not a meta piece name ({{16 hex digits}}.bin)"
+            ))
         })?;
-        Ok(SplitIndex::from_meta(&self.read(&hash)?).map_err(|e| e.in_source(meta))?)
+        Ok(SplitIndex::from_meta(&self.read(meta)?).map_err(|e| e.in_source(meta))?)
     }
 
     /// Fetches what `question` needs into `index` (term and phrase pieces, then cluster
@@ -588,17 +635,23 @@ impl PieceDir {
         // Twice: a misspelt word's key range is known once its own term piece is loaded.
         for _ in 0..2 {
             for i in index.missing_term_pieces(question) {
-                let hash = *index.term_piece_hash(i).expect("a listed piece");
-                index.add_term_piece(i, &self.read(&hash)?)?;
+                let name = index
+                    .piece_name(PieceKind::Term, i)
+                    .expect("a listed piece");
+                index.add_term_piece(i, &self.read(&name)?)?;
             }
         }
         for i in index.missing_phrase_pieces(question) {
-            let hash = *index.phrase_piece_hash(i).expect("a listed piece");
-            index.add_phrase_piece(i, &self.read(&hash)?)?;
+            let name = index
+                .piece_name(PieceKind::Phrase, i)
+                .expect("a listed piece");
+            index.add_phrase_piece(i, &self.read(&name)?)?;
         }
         for c in index.missing_cluster_pieces(question)? {
-            let hash = *index.cluster_piece_hash(c).expect("a listed piece");
-            index.add_cluster_piece(c, &self.read(&hash)?)?;
+            let name = index
+                .piece_name(PieceKind::Cluster, c)
+                .expect("a listed piece");
+            index.add_cluster_piece(c, &self.read(&name)?)?;
         }
         Ok(index.search(question, opts)?)
     }

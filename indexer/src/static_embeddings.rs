@@ -163,7 +163,6 @@ fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u
                 .collect()
         })
         .collect();
-    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
     let mut centroids: Vec<Vec<f32>> = (0..k).map(|c| units[c * ids.len() / k].clone()).collect();
     let nearest = |centroids: &[Vec<f32>], u: &[f32]| -> u32 {
         let mut best = (0u32, f32::NEG_INFINITY);
@@ -201,6 +200,28 @@ fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u
     )
 }
 
+/// The dot product of two vectors of one length, summed in 8 lanes (element `d` into lane
+/// `d % 8`, the lanes then added in order; a tail shorter than 8 after them), so that the
+/// compiler can keep the lanes in SIMD registers: a sum in one chain, as `Iterator::sum`
+/// adds, waits on each addition. The k-means computes `passages × clusters` of these every
+/// round. Deterministic: the same order on every target, with or without threads.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            lanes[k] += x[k] * y[k];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
 /// Each cluster's normalised mean of its members' unit vectors; an empty cluster keeps its
 /// centroid.
 fn cluster_means(
@@ -231,7 +252,6 @@ fn cluster_means(
 /// nearest centroid with room. Greedy capacity-constrained assignment, as balanced k-means
 /// approximates it (Malinen & Fränti, S+SSPR 2014, solve it exactly as a transport problem).
 fn bounded_assignment(units: &[Vec<f32>], centroids: &[Vec<f32>], cap: usize) -> Vec<u32> {
-    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
     let ranked = |u: &[f32]| -> Vec<(f32, u32)> {
         let mut r: Vec<(f32, u32)> = centroids
             .iter()
@@ -241,9 +261,19 @@ fn bounded_assignment(units: &[Vec<f32>], centroids: &[Vec<f32>], cap: usize) ->
         r.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         r
     };
+    // The nearest few, as the first of `ranked` (the order is total), without sorting the rest.
     let near = |u: &Vec<f32>| -> Vec<(f32, u32)> {
-        let mut r = ranked(u);
-        r.truncate(ASSIGNMENT_CANDIDATES);
+        let by = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        let mut r: Vec<(f32, u32)> = centroids
+            .iter()
+            .enumerate()
+            .map(|(c, v)| (dot(u, v), c as u32))
+            .collect();
+        if r.len() > ASSIGNMENT_CANDIDATES {
+            r.select_nth_unstable_by(ASSIGNMENT_CANDIDATES, by);
+            r.truncate(ASSIGNMENT_CANDIDATES);
+        }
+        r.sort_unstable_by(by);
         r
     };
     #[cfg(feature = "parallel")]
@@ -310,6 +340,20 @@ mod tests {
             .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
             .unwrap();
         assert!(best == 2 || best == 3, "{scores:?}");
+    }
+
+    #[test]
+    fn dot_in_lanes_is_the_dot_product() {
+        for n in [0, 5, 8, 13, 384] {
+            let a: Vec<f32> = (0..n).map(|d| ((d * 7 % 11) as f32 - 5.0) / 3.0).collect();
+            let b: Vec<f32> = (0..n).map(|d| ((d * 5 % 13) as f32 - 6.0) / 4.0).collect();
+            let exact: f64 = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| f64::from(*x) * f64::from(*y))
+                .sum();
+            assert!((f64::from(dot(&a, &b)) - exact).abs() < 1e-4, "{n}");
+        }
     }
 
     #[test]

@@ -134,14 +134,21 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
         .expect("a lean site is written in pieces");
     assert!(files.contains_key(meta), "{meta}");
     // One term piece or more, cluster pieces holding the IVF clusters, one fragment piece or
-    // more; each named by its hash.
+    // more; the meta piece named by its hash, the others by the build id.
     assert!(first.piece_counts.iter().all(|&c| c >= 1), "{first:?}");
     let pieces: Vec<_> = files.keys().filter(|f| f.starts_with("index/")).collect();
     assert_eq!(pieces.len(), 1 + first.piece_counts.iter().sum::<usize>());
-    for p in pieces {
-        let name = hipporag_wasm::split::piece_name(&hipporag_wasm::split::piece_hash(&files[p]));
-        assert_eq!(*p, format!("index/{name}"));
-    }
+    let name = hipporag_wasm::split::meta_name(&hipporag_wasm::split::piece_hash(&files[meta]));
+    assert_eq!(*meta, format!("index/{name}"));
+    let split = hipporag_indexer::split::PieceDir::new(a.path().join("_hipporag/index"))
+        .open(&name)
+        .unwrap();
+    let build = hipporag_wasm::split::hex(&split.meta().build);
+    let named = pieces
+        .iter()
+        .filter(|p| p.starts_with(&format!("index/{build}-")))
+        .count();
+    assert_eq!(named, first.piece_counts.iter().sum::<usize>());
     for f in hipporag_indexer::site::UI_FILES {
         assert!(files.contains_key(*f), "{f} is shipped");
     }

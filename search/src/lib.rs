@@ -1,17 +1,17 @@
 //! `hipporag-search`: the wasm module a `hipporag site` page loads to search its index in pieces
 //! ([`hipporag_wasm::split`]), as Pagefind's small search crate sits beside its indexer. It
 //! links the retriever core without the core's own wasm API, so the page downloads only the
-//! hash check, the piece decoders, the query-entity extractor and the hybrid / BM25 ranking.
+//! piece decoders, the query-entity extractor and the hybrid / BM25 ranking.
 //!
-//! The JS side (`www/site/hipporag-site.js`) fetches the pieces this module asks for, passes
-//! each through [`SplitSearch::verify_piece`], gunzips it (`DecompressionStream`), and hands it
-//! back; errors are JS `Error`s with a `kind` (`format.piece_hash`, `format.invalid`, …).
+//! The JS side (`www/site/hipporag-pieces.js`) fetches the pieces this module names, gunzips
+//! each (`DecompressionStream`, which checks gzip's CRC-32), and hands it back; errors are JS
+//! `Error`s with a `kind` (`format.invalid`, …).
 
 #[cfg(target_arch = "wasm32")]
 mod bindings {
     use hipporag_wasm::js_error::to_js_error;
     use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-    use hipporag_wasm::split::{SplitIndex, parse_piece_name, piece_name, verify_piece};
+    use hipporag_wasm::split::{PieceKind, SplitIndex};
     use wasm_bindgen::prelude::*;
 
     /// The index in pieces: the meta piece and the pieces loaded so far.
@@ -22,19 +22,6 @@ mod bindings {
 
     #[wasm_bindgen]
     impl SplitSearch {
-        /// Checks that `bytes` (a piece as fetched, still gzipped) hash to `name`
-        /// (`{16 hex digits}.bin`). Throws `kind: "format.piece_hash"` when they do not.
-        #[wasm_bindgen(js_name = verifyPiece)]
-        pub fn verify_piece(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
-            let hash = parse_piece_name(name).ok_or_else(|| {
-                hipporag_wasm::js_error::js_error(
-                    &format!("{name}: not a piece name ({{16 hex digits}}.bin)"),
-                    "request",
-                )
-            })?;
-            verify_piece(&hash, bytes).map_err(to_js_error)
-        }
-
         /// Loads the meta piece (gunzipped bytes).
         #[wasm_bindgen(js_name = fromMeta)]
         pub fn from_meta(bytes: &[u8]) -> Result<SplitSearch, JsValue> {
@@ -65,7 +52,7 @@ mod bindings {
         /// The file name of term piece `i`.
         #[wasm_bindgen(js_name = termPieceName)]
         pub fn term_piece_name(&self, i: u32) -> Option<String> {
-            self.index.term_piece_hash(i as usize).map(piece_name)
+            self.index.piece_name(PieceKind::Term, i as usize)
         }
 
         /// Adds term piece `i` (gunzipped bytes).
@@ -87,7 +74,7 @@ mod bindings {
         /// The file name of phrase piece `i`.
         #[wasm_bindgen(js_name = phrasePieceName)]
         pub fn phrase_piece_name(&self, i: u32) -> Option<String> {
-            self.index.phrase_piece_hash(i as usize).map(piece_name)
+            self.index.piece_name(PieceKind::Phrase, i as usize)
         }
 
         /// Adds phrase piece `i` (gunzipped bytes).
@@ -112,7 +99,7 @@ mod bindings {
         /// The file name of cluster piece `c` (an index from `missingClusterPieces`).
         #[wasm_bindgen(js_name = clusterPieceName)]
         pub fn cluster_piece_name(&self, c: u32) -> Option<String> {
-            self.index.cluster_piece_hash(c as usize).map(piece_name)
+            self.index.piece_name(PieceKind::Cluster, c as usize)
         }
 
         /// Adds cluster piece `c` (gunzipped bytes): every IVF cluster it holds.
@@ -170,7 +157,8 @@ mod bindings {
         /// The file name of the fragment piece holding passage `j`.
         #[wasm_bindgen(js_name = fragmentName)]
         pub fn fragment_name(&self, j: u32) -> Option<String> {
-            self.index.fragment_of(j as usize).map(piece_name)
+            let f = self.index.fragment_of(j as usize)?;
+            self.index.piece_name(PieceKind::Fragment, f)
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{
-    ClusterPiece, ClusterRef, PhrasePiece, PieceHash, SplitMeta, StoredTermPiece, TermPiece,
+    ClusterPiece, ClusterRef, PhrasePiece, PieceKind, SplitMeta, StoredTermPiece, TermPiece,
     decode_piece, piece_name, tag,
 };
 use crate::analysis::{Language, terms};
@@ -755,47 +755,47 @@ impl SplitIndex {
         Some(out)
     }
 
+    /// The file name of piece `i` of `kind` ([`super::piece_name`]), or an error naming it
+    /// when the meta piece lists no such piece.
+    fn name_of(&self, kind: PieceKind, i: usize) -> Result<String> {
+        self.piece_name(kind, i).ok_or_else(|| {
+            let noun = match kind {
+                PieceKind::Term => "term",
+                PieceKind::Cluster => "cluster",
+                PieceKind::Phrase => "phrase",
+                PieceKind::Fragment => "fragment",
+            };
+            Error::InvalidRequest(format!("no {noun} piece {i}"))
+        })
+    }
+
     fn term_piece_name(&self, i: usize) -> Result<String> {
-        self.meta
-            .terms
-            .get(i)
-            .map(|t| piece_name(&t.hash))
-            .ok_or_else(|| Error::InvalidRequest(format!("no term piece {i}")))
+        self.name_of(PieceKind::Term, i)
     }
 
     fn cluster_piece_name(&self, i: usize) -> Result<String> {
-        self.meta
-            .clusters
-            .get(i)
-            .map(|p| piece_name(&p.hash))
-            .ok_or_else(|| Error::InvalidRequest(format!("no cluster piece {i}")))
+        self.name_of(PieceKind::Cluster, i)
     }
 
     fn phrase_piece_name(&self, i: usize) -> Result<String> {
-        self.meta
-            .phrase_pieces
-            .get(i)
-            .map(|p| piece_name(&p.hash))
-            .ok_or_else(|| Error::InvalidRequest(format!("no phrase piece {i}")))
+        self.name_of(PieceKind::Phrase, i)
     }
 
-    /// The hash of phrase piece `i`, if there is one.
-    pub fn phrase_piece_hash(&self, i: usize) -> Option<&PieceHash> {
-        self.meta.phrase_pieces.get(i).map(|p| &p.hash)
+    /// The file name of piece `i` of `kind` (`{build}-{letter}{i}.bin`, [`super::piece_name`]),
+    /// if the meta piece lists it.
+    pub fn piece_name(&self, kind: PieceKind, i: usize) -> Option<String> {
+        let count = match kind {
+            PieceKind::Term => self.meta.terms.len(),
+            PieceKind::Cluster => self.meta.clusters.len(),
+            PieceKind::Phrase => self.meta.phrase_pieces.len(),
+            PieceKind::Fragment => self.meta.fragments.len(),
+        };
+        (i < count).then(|| piece_name(&self.meta.build, kind, i))
     }
 
-    /// The hash of term piece `i`, if there is one.
-    pub fn term_piece_hash(&self, i: usize) -> Option<&PieceHash> {
-        self.meta.terms.get(i).map(|t| &t.hash)
-    }
-
-    /// The hash of cluster piece `i`, if there is one.
-    pub fn cluster_piece_hash(&self, i: usize) -> Option<&PieceHash> {
-        self.meta.clusters.get(i).map(|p| &p.hash)
-    }
-
-    /// The hash of the fragment piece holding passage `j`, if `j` is a passage.
-    pub fn fragment_of(&self, j: usize) -> Option<&PieceHash> {
+    /// The fragment piece (its number in [`SplitMeta::fragments`]) holding passage `j`, if
+    /// `j` is a passage.
+    pub fn fragment_of(&self, j: usize) -> Option<usize> {
         if j >= self.meta.passages as usize {
             return None;
         }
@@ -803,7 +803,7 @@ impl SplitIndex {
             .meta
             .fragments
             .partition_point(|r| r.first as usize <= j);
-        Some(&self.meta.fragments.get(f.checked_sub(1)?)?.hash)
+        f.checked_sub(1)
     }
 }
 
@@ -864,7 +864,6 @@ mod tests {
     fn piece(clusters: &[u32]) -> ClusterRef {
         ClusterRef {
             clusters: clusters.to_vec(),
-            hash: [0; 8],
         }
     }
 

@@ -1,7 +1,7 @@
 // hipporag-pieces.js — the page's side of a site's index in pieces (`hipporag site` writes
-// _hipporag/index/: a meta piece, then term, cluster, phrase and fragment pieces, each a gzip
-// member named by its SHA-256). hipporag-site.js opens it; a page rarely needs this module
-// directly.
+// _hipporag/index/: a meta piece named by its SHA-256, then term, cluster, phrase and fragment
+// pieces named by the build id, `{build}-t12.bin`; each a gzip member). hipporag-site.js opens
+// it; a page rarely needs this module directly.
 //
 //   const pieces = await openPieces(new URL("index/<meta>.bin", base), new URL("hipporag_search_bg.wasm", base));
 //   const { ranked } = await pieces.search("save a dict as JSON", { mode: "hybrid", topK: 64 });
@@ -11,10 +11,11 @@
 // and of a misspelt word: src/expansion.rs) and the phrase pieces of its candidate phrases
 // (their PPR vectors: the graph's share), then the IVF cluster pieces its static vector probes,
 // then ranks in wasm (hipporag_search_bg.wasm, the same Rust as the native `hipporag`);
-// a result's text comes from its fragment piece when asked for. Every piece is checked against
-// its name before use (the browser's SHA-256, else SplitSearch.verifyPiece) and fetched once per page. A missing, damaged or
-// stale piece (the site was rebuilt while this page held the old index) rejects with an Error
-// whose `kind` says which ("piece.missing", "format.piece_hash", …): never partial results.
+// a result's text comes from its fragment piece when asked for. Every piece is fetched once per
+// page and gunzipped by the browser, which checks gzip's CRC-32. A missing piece (the site was
+// rebuilt while this page held the old index: a new build names its pieces anew) or a damaged
+// one rejects with an Error whose `kind` says which ("piece.missing", "format.invalid", …):
+// never partial results.
 import init, { SplitSearch } from "./hipporag_search.js";
 
 function pieceError(message, kind) {
@@ -29,9 +30,9 @@ async function gunzip(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** Fetches piece `name` from `dir`, checks it against its name, and gunzips it. */
+/** Fetches piece `name` from `dir` and gunzips it. */
 async function fetchPiece(dir, name) {
-  return checkPiece(dir, name, await download(dir, name));
+  return unpack(dir, name, await download(dir, name));
 }
 
 /** The stored bytes of piece `name` in `dir` (from `started`, its fetch if already begun). */
@@ -52,28 +53,12 @@ async function download(dir, name, started) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/**
- * Whether `bytes` hash to piece `name` ({16 hex digits}.bin: the first 8 bytes of their SHA-256),
- * by the browser's own SHA-256 (WebCrypto, in secure contexts: https and localhost); null where
- * the page has none.
- */
-async function hashesTo(name, bytes) {
-  if (!globalThis.crypto?.subtle) return null;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  let hex = "";
-  for (const b of digest.subarray(0, 8)) hex += b.toString(16).padStart(2, "0");
-  return name === `${hex}.bin`;
-}
-
-/** Checks stored piece bytes against the piece's name and gunzips them. */
-async function checkPiece(dir, name, bytes) {
-  const url = new URL(name, dir);
-  // The search module checks (and names the mismatch) where WebCrypto is missing or disagrees.
-  if ((await hashesTo(name, bytes)) !== true) SplitSearch.verifyPiece(name, bytes); // throws kind "format.piece_hash"
+/** Gunzips stored piece bytes (a damaged piece fails gzip's CRC-32: `format.invalid`). */
+async function unpack(dir, name, bytes) {
   try {
     return await gunzip(bytes);
   } catch (e) {
-    throw pieceError(`${url.pathname}: not a gzip member (${e.message})`, "format.invalid");
+    throw pieceError(`${new URL(name, dir).pathname}: not a whole gzip member (${e.message})`, "format.invalid");
   }
 }
 
@@ -88,7 +73,7 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
   const metaName = metaUrl.pathname.split("/").pop();
   // The meta piece downloads while the module compiles (streaming, from its Response).
   const [, meta] = await Promise.all([init({ module_or_path: started.wasm ?? wasmUrl }), download(dir, metaName, started.meta)]);
-  const index = SplitSearch.fromMeta(await checkPiece(dir, metaName, meta));
+  const index = SplitSearch.fromMeta(await unpack(dir, metaName, meta));
   // name → Promise of the gunzipped bytes: a piece is fetched once, even by concurrent queries;
   // a failed fetch is forgotten, so a later query tries again.
   const cache = new Map();

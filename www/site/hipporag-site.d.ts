@@ -87,9 +87,10 @@ export interface Explanation {
 /**
  * Why a search failed, on the Error it rejects with (`error.kind`): `piece.missing` (HTTP error:
  * the site was rebuilt since the page loaded its index; reload), `piece.fetch` (network),
- * `format.piece_hash` (a piece damaged or of another build), `format.invalid`, `request`.
+ * `format.invalid` (a piece damaged, e.g. failing gzip's CRC-32, or not of this version),
+ * `request`.
  */
-export type SearchErrorKind = "piece.missing" | "piece.fetch" | "format.piece_hash" | "format.invalid" | "request" | string;
+export type SearchErrorKind = "piece.missing" | "piece.fetch" | "format.invalid" | "request" | string;
 
 export interface ResultData {
   /** The page and the passage's anchor (`baseUrl` + `page.html#anchor`), or null for a passage without a URL. */
