@@ -118,7 +118,9 @@ pub fn build(
     }
     let n_coded = coded.iter().filter(|&&c| c).count();
     let k = (n_coded / PASSAGES_PER_CLUSTER).clamp(1, max_clusters(n_coded));
-    let (centroids, clusters) = kmeans(&codes, &coded, dim, k);
+    progress.start("IVF clusters", KMEANS_ROUNDS as u64 + 1);
+    let (centroids, clusters) = kmeans(&codes, &coded, dim, k, progress);
+    progress.finish();
     Ok(StaticEmbeddingsData {
         model: info.id,
         dim: dim as u32,
@@ -134,13 +136,20 @@ pub fn build(
 
 /// Spherical k-means (Lloyd, [`KMEANS_ROUNDS`] rounds) of the passage codes read as unit ±1
 /// vectors, `k` centroids started from the coded passages spread over the passage order.
-/// Returns the centroids as sign bits and each passage's cluster ([`NO_CLUSTER`] where
+/// Reports a unit per round and one for the final assignment. Returns the centroids as sign
+/// bits and each passage's cluster ([`NO_CLUSTER`] where
 /// `coded` is false). In the Lloyd rounds a passage goes to the centroid with the highest
 /// cosine, ties to the lower id, and an emptied cluster keeps its centroid; the final
 /// assignment bounds every cluster at [`CLUSTER_CAPACITY_PERCENT`] of the mean
 /// ([`bounded_assignment`]), and the centroids returned are its clusters' means.
 /// Deterministic: no randomness, and the same arithmetic with or without threads.
-fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u32>) {
+fn kmeans(
+    codes: &[u8],
+    coded: &[bool],
+    dim: usize,
+    k: usize,
+    progress: &dyn Progress,
+) -> (Vec<u8>, Vec<u32>) {
     let bytes = dim / 8;
     let mut clusters = vec![NO_CLUSTER; coded.len()];
     let ids: Vec<usize> = (0..coded.len()).filter(|&j| coded[j]).collect();
@@ -186,11 +195,13 @@ fn kmeans(codes: &[u8], coded: &[bool], dim: usize, k: usize) -> (Vec<u8>, Vec<u
             assign = units.iter().map(|u| nearest(&centroids, u)).collect();
         }
         centroids = cluster_means(&units, &assign, centroids, dim);
+        progress.advance(1);
     }
     // Capacity-bounded final assignment, then the centroids of the clusters as assigned.
     let cap = ids.len().div_ceil(k) * CLUSTER_CAPACITY_PERCENT / 100;
     assign = bounded_assignment(&units, &centroids, cap.max(1));
     centroids = cluster_means(&units, &assign, centroids, dim);
+    progress.advance(1);
     for (&j, &c) in ids.iter().zip(&assign) {
         clusters[j] = c;
     }

@@ -443,7 +443,10 @@ pub fn build_site(
         (report.static_words_cached, _) = words.save()?;
     }
     let header = header.expect("a site with text has a language");
+    progress.start("writing files", files.len() as u64);
     write_output(dir, &files, &header, &report, opts)?;
+    progress.advance(files.len() as u64);
+    progress.finish();
     Ok(report)
 }
 
