@@ -1,5 +1,5 @@
 //! The index in pieces: what a static site serves so that a browser fetches only what a query
-//! needs (Pagefind's shape: a small entry, then content-addressed chunks).
+//! needs (Pagefind's shape: a small entry, then immutable chunks).
 //!
 //! It serves the default ranking — the `hybrid` mode ([`crate::fusion`]: BM25 fused by page with
 //! the static word-embedding scores, mixed with the PPR vectors of the query's seeds) — and the

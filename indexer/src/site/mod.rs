@@ -472,7 +472,7 @@ struct LanguageFiles {
 
 /// Adds one language's index to `files`: the single file (with `full_index` or a semantic
 /// tier) and, for a lean site, the index in pieces (all languages' pieces share [`PIECES_DIR`]:
-/// their names are their hashes).
+/// each index's meta piece is named by its hash, its other pieces by its build id).
 fn language_files(
     data: &hipporag_wasm::index::IndexData,
     opts: &SiteOptions,
