@@ -190,18 +190,18 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let mut keys: Vec<&str> = bm25.terms.iter().chain(words).map(String::as_str).collect();
     keys.sort_unstable();
     keys.dedup();
-    // Bytes per key, as the loop below counts them, for the cap on the piece count.
-    let total = (0..bm25.terms.len())
-        .map(|t| {
-            let (a, b) = (bm25.ptr[t] as usize, bm25.ptr[t + 1] as usize);
-            bm25.terms[t].len()
-                + bm25.gaps[a..b]
-                    .iter()
-                    .chain(&bm25.tf[a..b])
-                    .map(|&x| varint_len(x))
-                    .sum::<usize>()
-        })
-        .sum::<usize>()
+    // A BM25 term's bytes in its piece: the key and its postings' varints. A static word's
+    // are the key and its sign row. Summed over all keys for the cap on the piece count.
+    let term_bytes = |t: usize| {
+        let (a, b) = (bm25.ptr[t] as usize, bm25.ptr[t + 1] as usize);
+        bm25.terms[t].len()
+            + bm25.gaps[a..b]
+                .iter()
+                .chain(&bm25.tf[a..b])
+                .map(|&x| varint_len(x))
+                .sum::<usize>()
+    };
+    let total = (0..bm25.terms.len()).map(term_bytes).sum::<usize>()
         + words.iter().map(|w| w.len() + dim_bytes).sum::<usize>();
     let term_piece_bytes = opts.term_piece_bytes.max(total.div_ceil(MAX_TERM_PIECES));
     let (mut ti, mut wi) = (0, 0);
@@ -229,12 +229,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
             p.gaps.extend_from_slice(&bm25.gaps[a..b]);
             p.tf.extend_from_slice(&bm25.tf[a..b]);
             p.ptr.push(p.gaps.len() as u32);
-            size += key.len()
-                + bm25.gaps[a..b]
-                    .iter()
-                    .chain(&bm25.tf[a..b])
-                    .map(|&x| varint_len(x))
-                    .sum::<usize>();
+            size += term_bytes(ti);
             ti += 1;
         }
         if let Some(s) = statics.filter(|s| s.words.get(wi).is_some_and(|w| w == key)) {
