@@ -99,13 +99,10 @@ pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) ->
     out
 }
 
-/// Builds the BM25 index of `passages` (deterministic).
+/// Builds the BM25 index of `passages` (deterministic; the passages' terms in parallel).
 pub fn build(passages: &[Passage], language: Language, params: Bm25Params) -> Bm25Data {
     let stop = stopword_terms(language);
-    let docs: Vec<Vec<String>> = passages
-        .iter()
-        .map(|p| passage_terms(p, language, &stop))
-        .collect();
+    let docs = crate::parallel::map(passages, |p| passage_terms(p, language, &stop));
     Bm25Data::build(&docs, language, params)
 }
 

@@ -20,6 +20,8 @@
 //! * [`bm25`] — the BM25 index of the passages.
 //! * [`static_embeddings`] — static word embeddings distilled from an encoder (the hybrid
 //!   mode's semantic signal with no model at query time).
+//! * [`ivf`] — the IVF clusters of the static passage codes: k-means, bounded clusters.
+//! * [`parallel`] — order-preserving parallel maps (feature `parallel`).
 //! * [`eval`] — recall@k on those question files, and page-level recall on docs questions.
 //! * [`site`] — `hipporag site DIR` (feature `site`).
 //! * [`files`] — atomic file writes and reading index files (feature `fs`).
@@ -33,11 +35,13 @@ pub mod eval;
 pub mod files;
 pub mod graph;
 pub mod hex;
+pub mod ivf;
 pub mod json;
 pub mod language;
 #[cfg(feature = "minilm")]
 pub mod minilm;
 pub mod openie;
+pub mod parallel;
 pub mod pipeline;
 pub mod progress;
 #[cfg(feature = "site")]

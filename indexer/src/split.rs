@@ -55,7 +55,7 @@ pub struct SplitOptions {
 
 impl Default for SplitOptions {
     /// 6 KB of terms, 4 KB of phrases, a piece per IVF cluster (the clusters are bounded in
-    /// size, [`crate::static_embeddings::CLUSTER_CAPACITY_PERCENT`], so none is small enough
+    /// size, [`crate::ivf::CLUSTER_CAPACITY_PERCENT`], so none is small enough
     /// to share with profit), 6 KB of fragments holding whole passage texts
     /// ([`DEFAULT_FRAGMENT_TEXT_CHARS`]). docs/index-format.md ("How to cut the pieces") has
     /// the sweeps these came from.
@@ -416,13 +416,8 @@ pub fn ppr_vectors(index: &Index, damping: f64) -> Result<Vec<PprVector>> {
     let inv = inverse_degrees(&g);
     let n = index.phrases.len();
     let one = |i: usize| phrase_ppr_vector(&g, &inv, n, i as u32, damping);
-    #[cfg(feature = "parallel")]
-    let out: hipporag_wasm::Result<Vec<PprVector>> = {
-        use rayon::prelude::*;
-        (0..n).into_par_iter().map(one).collect()
-    };
-    #[cfg(not(feature = "parallel"))]
-    let out: hipporag_wasm::Result<Vec<PprVector>> = (0..n).map(one).collect();
+    let out: hipporag_wasm::Result<Vec<PprVector>> =
+        crate::parallel::map_range(n, one).into_iter().collect();
     Ok(out?)
 }
 

@@ -41,7 +41,7 @@ test("buildIndex on musique_train gives the bytes of the native `hipporag index`
   }
   assert.deepEqual(
     stages.map((s) => s.stage),
-    ["OpenIE", "encoding phrases", "synonymy edges", "encoding passages", "encoding facts"],
+    ["OpenIE", "phrase graph", "encoding phrases", "synonymy edges", "encoding passages", "encoding facts", "BM25 index"],
   );
   assert.equal(stages[0].total, 1890);
   const peakMiB = exports.memory.buffer.byteLength / 2 ** 20;

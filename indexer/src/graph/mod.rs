@@ -276,9 +276,12 @@ impl GraphBuilder {
         progress: &dyn Progress,
     ) -> Result<(IndexData, BuildReport)> {
         let mut b = self;
+        progress.start("phrase graph", b.passages.len() as u64);
         b.merge_inflections(opts.language);
-        b.triple_graph()
-            .finish(encoder, opts, Synonymy::FromEmbeddings, progress)
+        let graph = b.triple_graph();
+        progress.advance(graph.passages.len() as u64);
+        progress.finish();
+        graph.finish(encoder, opts, Synonymy::FromEmbeddings, progress)
     }
 }
 
@@ -373,9 +376,13 @@ impl TripleGraph {
             None
         };
 
-        let bm25 = opts
-            .bm25
-            .map(|params| crate::bm25::build(&self.passages, opts.language, params));
+        let bm25 = opts.bm25.map(|params| {
+            progress.start("BM25 index", self.passages.len() as u64);
+            let b = crate::bm25::build(&self.passages, opts.language, params);
+            progress.advance(self.passages.len() as u64);
+            progress.finish();
+            b
+        });
 
         let counts = Counts {
             phrases: n as u32,

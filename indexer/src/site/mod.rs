@@ -144,7 +144,7 @@ pub struct SiteReport {
     pub vectors_encoded: usize,
     /// The single-file index's name inside the output directory, when written.
     pub index_file: Option<String>,
-    /// The single-file index's size in bytes (written or not).
+    /// The single-file index's size in bytes, when written (else 0).
     pub index_bytes: usize,
     /// The meta piece of the index in pieces (`index/{hash}.bin`), when written (a lean site).
     pub pieces_meta: Option<String>,
@@ -352,7 +352,7 @@ pub fn build_site(
         }
     }
     progress.start("pages read", 0);
-    let (page_count, site) = read_site(dir, &opts.exclude, opts.build.language)?;
+    let (page_count, mut site) = read_site(dir, &opts.exclude, opts.build.language)?;
     progress.advance(page_count as u64);
     progress.finish();
     if site.is_empty() {
@@ -372,7 +372,7 @@ pub fn build_site(
     // OpenIE (the rule extractor, cached per passage) gives the phrase graph: the phrase
     // pieces' PPR vectors and the single file's graph modes read it.
     progress.start("OpenIE", site.len() as u64);
-    let (docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
+    let (mut docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
     progress.advance(site.len() as u64);
     progress.detail(&format!("{reused} from the cache"));
     progress.finish();
@@ -396,9 +396,15 @@ pub fn build_site(
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut header = None;
     for (k, (language, ids)) in groups.iter().enumerate() {
-        let passages: Vec<Passage> = ids.iter().map(|&i| site[i].passage.clone()).collect();
-        let group_docs: Vec<_> = ids.iter().map(|&i| docs[i].clone()).collect();
+        // Moved, not copied: each passage and its OpenIE record belong to one language, and
+        // copies doubled the build's memory on a large site.
+        let passages: Vec<Passage> = ids
+            .iter()
+            .map(|&i| std::mem::replace(&mut site[i].passage, Passage::new("", "")))
+            .collect();
+        let group_docs: Vec<_> = ids.iter().map(|&i| std::mem::take(&mut docs[i])).collect();
         let builder = GraphBuilder::from_openie(passages, &group_docs)?;
+        drop(group_docs);
         let build_opts = BuildOptions {
             language: *language,
             ..opts.build.clone()
@@ -462,7 +468,7 @@ struct LanguageFiles {
     pieces: Option<String>,
     /// Its single file, when written.
     index: Option<String>,
-    /// The single file's size (written or not).
+    /// The single file's size, when written (else 0).
     index_bytes: usize,
     /// Term, cluster, phrase and fragment pieces.
     piece_counts: [usize; 4],
@@ -478,15 +484,17 @@ fn language_files(
     opts: &SiteOptions,
     files: &mut Vec<(String, Vec<u8>)>,
 ) -> Result<LanguageFiles> {
-    let bytes = data.to_bytes();
     let mut out = LanguageFiles {
         pieces: None,
         index: None,
-        index_bytes: bytes.len(),
+        index_bytes: 0,
         piece_counts: [0; 4],
         pieces_bytes: 0,
     };
+    // Serialised only when written: on a large site the single file is hundreds of MB.
     if writes_single_file(opts) {
+        let bytes = data.to_bytes();
+        out.index_bytes = bytes.len();
         let name = format!("index.{}.hipporag", &hex(&Sha256::digest(&bytes))[..16]);
         out.index = Some(name.clone());
         files.push((name, bytes));
