@@ -296,8 +296,8 @@ pub fn read_site(
     default: Language,
 ) -> Result<(usize, Vec<SitePassage>)> {
     let files = pages(dir, exclude)?;
-    let mut out = Vec::new();
-    for f in &files {
+    // Pages are read and parsed in parallel, and joined in file order.
+    let read = |f: &PathBuf| -> Result<Vec<SitePassage>> {
         let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;
         let text = String::from_utf8_lossy(&bytes);
         let rel = f.strip_prefix(dir).unwrap_or(f);
@@ -310,7 +310,11 @@ pub fn read_site(
         } else {
             html::extract_html(&text)
         };
-        out.extend(page_passages(&page, &url, default));
+        Ok(page_passages(&page, &url, default))
+    };
+    let mut out = Vec::new();
+    for passages in crate::parallel::map(&files, read) {
+        out.extend(passages?);
     }
     Ok((files.len(), out))
 }
