@@ -8,10 +8,13 @@
 //!
 //! `cargo run --release -p hipporag-benchtools --example first_search_bytes -- SITE/_hipporag QUESTIONS [SPLIT]`
 //!
-//! QUESTIONS is `[{q, split}]` (e.g. `../shared/data/pydocs/conala_pydocs.json` or
-//! `bench/rustdoc_questions.json`); the first 60 of SPLIT (default `test`) are asked.
+//! QUESTIONS is `[{q, split, gold_pages?}]` (e.g. `../shared/data/pydocs/conala_pydocs.json` or
+//! `bench/rustdoc_questions.json`); the first 60 of SPLIT (default `test`) are asked. When the
+//! questions have `gold_pages` (paths from the site root), it also prints page hit@1, hit@10
+//! and recall@10 over the first 10 distinct pages of the site's default ranking and of BM25,
+//! both through the pieces (a passage's page is its URL in its fragment piece).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use hipporag_indexer::split::PieceDir;
@@ -50,6 +53,10 @@ fn main() {
         ..Default::default()
     };
     let mut rows: Vec<[usize; 5]> = Vec::new();
+    // Per engine (hybrid, bm25): hit@1, hit@10 and recall@10 summed over the questions.
+    let mut quality = [[0f64; 3]; 2];
+    let mut asked = 0usize;
+    let mut urls: HashMap<usize, HashMap<u64, String>> = HashMap::new();
     for q in qs.iter().filter(|q| q["split"] == split).take(60) {
         let question = q["q"].as_str().expect("a question");
         let mut kb = [0usize; 5];
@@ -94,6 +101,51 @@ fn main() {
             }
         }
         rows.push(kb);
+        let Some(gold) = q["gold_pages"].as_array() else {
+            continue;
+        };
+        let gold: HashSet<&str> = gold.iter().filter_map(|g| g.as_str()).collect();
+        asked += 1;
+        for (e, mode) in [Mode::Hybrid, Mode::Bm25].into_iter().enumerate() {
+            let deep = RetrieveOptions {
+                mode,
+                top_k: 100,
+                ..opts.clone()
+            };
+            let mut pages: Vec<String> = Vec::new();
+            for (j, _) in index.search(question, &deep).expect("search") {
+                let f = index.fragment_of(j).expect("a passage");
+                let by_id = urls.entry(f).or_insert_with(|| {
+                    let name = index.piece_name(PieceKind::Fragment, f).expect("a piece");
+                    let v: serde_json::Value =
+                        serde_json::from_slice(&pieces.read(&name).expect("read")).expect("JSON");
+                    v["passages"]
+                        .as_array()
+                        .expect("passages")
+                        .iter()
+                        .map(|p| {
+                            let url = p["url"].as_str().unwrap_or("");
+                            let page = url.split('#').next().unwrap_or("");
+                            (
+                                p["id"].as_u64().expect("an id"),
+                                page.trim_start_matches('/').to_string(),
+                            )
+                        })
+                        .collect()
+                });
+                let page = by_id[&(j as u64)].clone();
+                if !pages.contains(&page) {
+                    pages.push(page);
+                }
+                if pages.len() == 10 {
+                    break;
+                }
+            }
+            let found = pages.iter().filter(|p| gold.contains(p.as_str())).count();
+            quality[e][0] += f64::from(pages.first().is_some_and(|p| gold.contains(p.as_str())));
+            quality[e][1] += f64::from(found > 0);
+            quality[e][2] += found as f64 / gold.len().max(1) as f64;
+        }
     }
     if rows.is_empty() {
         eprintln!("no question of split {split} in {questions}");
@@ -110,4 +162,12 @@ fn main() {
     }
     let (m, x) = stat(rows.iter().map(|r| r.iter().sum()).collect());
     println!("  {:<9} {m:>7.1} / {x:>7.1}", "total");
+    if asked > 0 {
+        println!("page ranking through the pieces ({asked} questions with gold pages):");
+        println!("  engine     hit@1  hit@10    R@10");
+        for (e, name) in ["hybrid", "bm25"].iter().enumerate() {
+            let [h1, h10, r10] = quality[e].map(|x| x / asked as f64);
+            println!("  {name:<9} {h1:>6.3} {h10:>7.3} {r10:>7.3}");
+        }
+    }
 }
