@@ -11,8 +11,8 @@
 #                      into $HIPPORAG_CACHE (default ~/.cache/hipporag-wasm); prints the directory
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
 #   ./build.sh bench   site search beside Pagefind in Chromium (bench/docs.mjs: Python's docs, 511
-#                      CoNaLa queries whole, half-typed and misspelt, and musique_train as a site
-#                      → out/bench/*.json); criterion (native), the Node harness and the Chromium
+#                      CoNaLa queries whole, half-typed and misspelt, musique_train as a site
+#                      and Debian's rust-doc → out/bench/*.json); criterion (native), the Node harness and the Chromium
 #                      harness (wasm): load time, retrieve() latency and wasm memory on
 #                      musique_train and on a generated graph of HippoRAG 2's MuSiQue size (97k
 #                      nodes, 1.4M edges)
@@ -387,6 +387,11 @@ bench() {
   node bench/docs.mjs --variant typo
   # musique_train as a site (one page per passage, its 100 multi-hop questions), the same way.
   node bench/docs.mjs --site musique
+  # Debian's rust-doc (32,101 pages) with bench/rustdoc_questions.json, the same way; its copy
+  # in out/bench/rustdoc keeps the build's caches for the next run (the first build encodes
+  # about 400,000 texts with all-MiniLM-L6-v2).
+  [ -d "${RUST_DOCS:-/usr/share/doc/rust-doc/html}" ] || apt_install rust-doc
+  node bench/docs.mjs --site rustdoc
   cargo bench --bench retrieve
   # The all-MiniLM-L6-v2 encoder in wasm (Node): model load, 5-entity and 1-question encode.
   node tests/js/bench_encoder.mjs "$MODEL_DIR"

@@ -3,9 +3,12 @@
 // Sites (`--site`): `pydocs` (default), Python 3.11's HTML docs with the 511 CoNaLa queries
 // (../shared/data/pydocs/conala_pydocs.json); `musique`, musique_train as a site of one page
 // per passage with its 100 multi-hop questions (../shared/tools/corpus_site.py; its questions
-// are all `test`).
+// are all `test`); `rustdoc`, Debian's rust-doc (/usr/share/doc/rust-doc/html, or $RUST_DOCS:
+// std, core, alloc, the Book, the Reference and more, 32,101 pages) with the 20 questions of
+// bench/rustdoc_questions.json. The rust-doc copy is kept between runs (out/bench/rustdoc), so
+// that `hipporag site` reuses its caches there: a first build encodes 400,000 texts.
 //
-//   node bench/docs.mjs [--site pydocs|musique] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//   node bench/docs.mjs [--site pydocs|musique|rustdoc] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
 //
 // `--variant` asks the questions as a reader half-types them (cut after 3 letters of their
 // longest word) or misspells them (one edit in it), made by ../shared/tools/query_variants.py
@@ -44,6 +47,7 @@ const LIMIT = Number(opt("--limit", "0"));
 // First searches measured, each on a fresh page with its own query (the first COLD queries).
 const COLD = Number(opt("--cold", "15"));
 const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
+const RUST_DOCS = process.env.RUST_DOCS ?? "/usr/share/doc/rust-doc/html";
 const DATA = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
 const EXCLUDED = [/^genindex.*\.html$/, /^contents\.html$/, /^py-modindex\.html$/];
 const K = [1, 5, 10];
@@ -67,6 +71,13 @@ const SITES = {
     dir: join(root, "out", "bench", "pydocs"),
     prepare: (dir) => copyDocs(dir),
     questions: () => join(DATA, "pydocs", "conala_pydocs.json"),
+    hipporag: [],
+    pagefind: [],
+  },
+  rustdoc: {
+    dir: join(root, "out", "bench", "rustdoc"),
+    prepare: (dir) => copyRustDocs(dir),
+    questions: () => join(root, "bench", "rustdoc_questions.json"),
     hipporag: [],
     pagefind: [],
   },
@@ -95,6 +106,16 @@ function copyDocs(dir) {
   rmSync(dir, { recursive: true, force: true });
   cpSync(DOCS, dir, { recursive: true, dereference: true });
   for (const f of readdirSync(dir)) if (EXCLUDED.some((re) => re.test(f))) rmSync(join(dir, f));
+}
+
+/** The benchmark's copy of the Rust docs, made once (a marker file says it is complete). */
+function copyRustDocs(dir) {
+  if (!existsSync(RUST_DOCS)) throw new Error(`${RUST_DOCS} is missing: apt-get install rust-doc`);
+  const done = join(dir, ".copied");
+  if (existsSync(done)) return;
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(RUST_DOCS, dir, { recursive: true, dereference: true });
+  writeFileSync(done, `${RUST_DOCS}\n`);
 }
 
 function walk(dir) {
