@@ -82,8 +82,11 @@ fn no_postings(meta: &SplitMeta, doc_len: &[u32]) -> Bm25Data {
 ///
 /// The most term pieces one expanded word's key range fetches
 /// ([`SplitIndex::missing_term_pieces`]): a range past them is read only as far as they go, so
-/// its expansions may then differ from the single file's.
-pub const MAX_RANGE_PIECES: usize = 8;
+/// its expansions may then differ from the single file's. 16: since term pieces hold 6 KB
+/// (piece format 6), the widest 3-letter range of a CoNaLa question on Python's docs spans 9
+/// pieces, and at 8 the pieces ranked 24 of 758 misspelt test rankings unlike the single file
+/// (`tests/e2e/site_docs.test.mjs` checks the half-typed and misspelt questions).
+pub const MAX_RANGE_PIECES: usize = 16;
 
 /// Usage (what the page's JS and the native tests both do): [`SplitIndex::from_meta`]; per
 /// query, fetch [`SplitIndex::missing_term_pieces`] and [`SplitIndex::add_term_piece`] each,

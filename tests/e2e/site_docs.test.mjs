@@ -69,6 +69,15 @@ const env = servedSite({
       { stdio: ["ignore", "ignore", "inherit"] },
     );
     native = JSON.parse(readFileSync(rankings, "utf8")).find((m) => m.mode === "hybrid").runs;
+    // The same for the questions half-typed and misspelt (../shared/tools/query_variants.py,
+    // seed 1): their expanded words read key ranges of several term pieces.
+    for (const variant of ["prefix", "typo"]) {
+      const questions = join(root, "out", `pydocs-e2e-${variant}.json`);
+      writeFileSync(questions, execFileSync("python3", [join(data, "..", "tools", "query_variants.py"), conala, variant, "1"]));
+      execFileSync(hipporag, ["eval", join(dir, "_hipporag", build.indexFile), "--questions", questions, "--pages", "--exact-seeds", "--pieces", join(dir, "_hipporag")], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+    }
     // What a site owner adds to a page: one element, one script.
     const page = join(dir, "index.html");
     const html = readFileSync(page, "utf8");
