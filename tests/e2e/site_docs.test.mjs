@@ -74,9 +74,22 @@ const env = servedSite({
     for (const variant of ["prefix", "typo"]) {
       const questions = join(root, "out", `pydocs-e2e-${variant}.json`);
       writeFileSync(questions, execFileSync("python3", [join(data, "..", "tools", "query_variants.py"), conala, variant, "1"]));
-      execFileSync(hipporag, ["eval", join(dir, "_hipporag", build.indexFile), "--questions", questions, "--pages", "--exact-seeds", "--pieces", join(dir, "_hipporag")], {
-        stdio: ["ignore", "ignore", "inherit"],
-      });
+      execFileSync(
+        hipporag,
+        [
+          "eval",
+          join(dir, "_hipporag", build.indexFile),
+          "--questions",
+          questions,
+          "--pages",
+          "--exact-seeds",
+          "--pieces",
+          join(dir, "_hipporag"),
+        ],
+        {
+          stdio: ["ignore", "ignore", "inherit"],
+        },
+      );
     }
     // What a site owner adds to a page: one element, one script.
     const page = join(dir, "index.html");
