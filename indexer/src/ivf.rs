@@ -155,8 +155,9 @@ pub const PREFILTER: usize = 64;
 /// passage to the centroid of highest cosine among those the prefilter keeps, module docs;
 /// then each centroid to its members' normalised mean, an emptied cluster keeping its
 /// centroid), and reports a unit per round and one for the final assignment, which bounds
-/// every cluster at [`CLUSTER_CAPACITY_PERCENT`] of the mean (the greedy bounded assignment below); the
-/// centroids returned are the sign bits of the clusters' means as assigned. Deterministic.
+/// every cluster at [`CLUSTER_CAPACITY_PERCENT`] of the mean (the greedy bounded assignment
+/// below); the centroids returned are the sign bits of the clusters' means as assigned.
+/// Deterministic.
 pub fn kmeans(
     codes: &[u8],
     coded: &[bool],
