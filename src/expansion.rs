@@ -8,7 +8,10 @@
 //!   [`MIN_PREFIX_CHARS`] characters is expanded to `s` itself (weight 1) and to the
 //!   [`MAX_EXPANSIONS`] most frequent terms beginning with `s` (by document frequency, then
 //!   term order), each weighted `PREFIX_WEIGHT · |s| / |t|`: a shorter completion is likelier,
-//!   and a whole word still ranks first.
+//!   and a whole word still ranks first. When the dictionary lacks `s` itself (no word ends
+//!   there, so the reader is still typing), completion `t` is weighted `√(df(t) / df(t₁))`,
+//!   `t₁` the most frequent completion: the likelier word the reader is typing counts more,
+//!   and none is damped as a rival of a whole word.
 //! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
 //!   is not in the dictionary, and is no stopword, is expanded to the [`MAX_EXPANSIONS`] most
 //!   frequent terms within one edit of its term (optimal string alignment distance: a deletion,
@@ -164,6 +167,13 @@ pub fn query_terms(
                     found.push((t.to_string(), df, w));
                 }
             });
+            if !dict.has_term(s) {
+                // No word ends here: the completions are all the reader may be typing.
+                let most = found.iter().map(|f| f.1).max().unwrap_or(1);
+                for f in &mut found {
+                    f.2 = (f64::from(f.1) / f64::from(most)).sqrt();
+                }
+            }
             let mut alternatives = most_frequent(found);
             if dict.has_term(s) {
                 let at = alternatives.partition_point(|(t, _)| t.as_str() < s);
@@ -244,9 +254,20 @@ mod tests {
         assert!(q.expanded.is_empty());
         // "Zanzi" finds "Zanzibar", which it begins.
         let q = query_terms("Zanzi", Language::English, &dict(), &no_stop);
+        assert_eq!(q.expanded, [vec![("zanzibar".to_string(), 1.0)]]);
+    }
+
+    #[test]
+    fn a_word_no_term_ends_weighs_its_completions_by_frequency() {
+        // "sor" is no term: "sort" (df 50) and "sorted" (df 20) are what the reader may be
+        // typing, the more frequent weighing more.
+        let q = query_terms("how to sor", Language::English, &dict(), &no_stop);
         assert_eq!(
             q.expanded,
-            [vec![("zanzibar".to_string(), PREFIX_WEIGHT * 5.0 / 8.0)]]
+            [vec![
+                ("sort".to_string(), 1.0),
+                ("sorted".to_string(), (20.0f64 / 50.0).sqrt())
+            ]]
         );
     }
 

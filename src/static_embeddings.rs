@@ -28,6 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::FormatProblem;
+use crate::expansion::{MAX_EXPANSIONS, MIN_PREFIX_CHARS};
 use crate::{Error, Result};
 
 /// Fewest passages a word must occur in to get a vector (rarer words are mostly typos, ids and
@@ -91,7 +92,8 @@ pub struct StaticEmbeddings {
     model: String,
     dim: usize,
     words: Vec<String>,
-    idf: Vec<f32>,
+    df: Vec<u32>,
+    passages: usize,
     signs: Vec<u8>,
     codes: Vec<u8>,
     centroids: Vec<u8>,
@@ -183,16 +185,70 @@ pub fn probe(q: &[f32], centroids: &[u8], nprobe: usize) -> Vec<u32> {
     scored.into_iter().map(|(c, _)| c).collect()
 }
 
-/// The static query vector of `text`: [`text_vector`] of its [`words`] in order, each as
-/// `lookup(word)` = (sign row, IDF) when it is in the vocabulary. `None` when no word is.
+/// A static vocabulary ([`StaticEmbeddingsData::words`] with their sign rows and document
+/// frequencies), as the single file holds it whole and the index in pieces holds it in the key
+/// ranges of its term pieces.
+pub trait StaticVocabulary {
+    /// Dimensions of a word vector (a multiple of 8; a sign row is `dim / 8` bytes).
+    fn dim(&self) -> usize;
+    /// Passages in the index, `N` of [`idf`].
+    fn passages(&self) -> usize;
+    /// The sign row and document frequency of `word`, if it is in the vocabulary.
+    fn word(&self, word: &str) -> Option<(&[u8], u32)>;
+    /// Calls `f(word, sign row, document frequency)` for every word beginning with `prefix`,
+    /// in word order.
+    fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32));
+}
+
+/// The word of `text` being typed: its last [`words`] item, when `text` ends inside it (in an
+/// alphanumeric character or `_`) and it has at least
+/// [`crate::expansion::MIN_PREFIX_CHARS`] characters, as [`crate::expansion`] finds the word
+/// being typed for BM25.
+pub fn typed_word(text: &str) -> Option<String> {
+    let ends_in_word = text
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let last = words(text).last().filter(|_| ends_in_word)?;
+    (last.chars().count() >= MIN_PREFIX_CHARS).then_some(last)
+}
+
+/// The static query vector of `text`: [`text_vector`] of its [`words`] in order, each with its
+/// sign row and [`idf`] when it is in `vocabulary`; `None` when no word is.
+///
+/// The word being typed ([`typed_word`]), when the vocabulary lacks it, stands for the
+/// [`MAX_EXPANSIONS`] most frequent words it begins (by document frequency, then word order):
+/// word `w` with weight `idf(w) · df(w) / Σ df`, the expected vector of the word the reader is
+/// typing under the corpus' word frequencies. A whole word the vocabulary has is not expanded,
+/// so a finished question ranks as it did. Chosen on the CoNaLa `dev` split with
+/// `query_variants.py`'s half-typed questions (docs/tuning.md, "Prefix and fuzzy matching").
 /// [`StaticEmbeddings::embed`] and the index in pieces ([`crate::split`]) both call it.
-pub fn query_vector<'a>(
-    text: &str,
-    dim: usize,
-    lookup: impl Fn(&str) -> Option<(&'a [u8], f32)>,
-) -> Option<Vec<f32>> {
-    let rows: Vec<(&[u8], f32)> = words(text).filter_map(|w| lookup(&w)).collect();
-    text_vector(dim, rows)
+pub fn query_vector(text: &str, vocabulary: &dyn StaticVocabulary) -> Option<Vec<f32>> {
+    let n = vocabulary.passages();
+    let all: Vec<String> = words(text).collect();
+    let typed = typed_word(text).filter(|w| vocabulary.word(w).is_none());
+    let mut rows: Vec<(&[u8], f32)> = Vec::new();
+    for (k, w) in all.iter().enumerate() {
+        if k + 1 == all.len()
+            && let Some(typed) = &typed
+        {
+            let mut found: Vec<(&[u8], u32, usize)> = Vec::new();
+            vocabulary.words_with_prefix(typed, &mut |_, row, df| {
+                found.push((row, df, found.len()));
+            });
+            found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+            found.truncate(MAX_EXPANSIONS);
+            let total: f64 = found.iter().map(|f| f64::from(f.1)).sum();
+            rows.extend(
+                found
+                    .iter()
+                    .map(|&(row, df, _)| (row, idf(df, n) * (f64::from(df) / total) as f32)),
+            );
+        } else if let Some((row, df)) = vocabulary.word(w) {
+            rows.push((row, idf(df, n)));
+        }
+    }
+    text_vector(vocabulary.dim(), rows)
 }
 
 /// Checks the IVF fields of `d` for `passages` passages and returns each cluster's members.
@@ -281,7 +337,8 @@ impl StaticEmbeddings {
         }
         let members = check_ivf(&d, passages)?;
         Ok(Self {
-            idf: d.df.iter().map(|&f| idf(f, passages)).collect(),
+            df: d.df,
+            passages,
             model: d.model,
             dim,
             words: d.words,
@@ -311,11 +368,7 @@ impl StaticEmbeddings {
     /// The text vector of `text` (`dim` values, unit length), or `None` when it has no word of
     /// the vocabulary ([`query_vector`]).
     pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        let bytes = self.dim / 8;
-        query_vector(text, self.dim, |w| {
-            self.row(w)
-                .map(|r| (&self.signs[r * bytes..(r + 1) * bytes], self.idf[r]))
-        })
+        query_vector(text, self)
     }
 
     /// The static score of every passage for `text` (`|P|` values in passage order): the
@@ -332,6 +385,33 @@ impl StaticEmbeddings {
             }
         }
         Some(s)
+    }
+}
+
+impl StaticVocabulary for StaticEmbeddings {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn passages(&self) -> usize {
+        self.passages
+    }
+
+    fn word(&self, word: &str) -> Option<(&[u8], u32)> {
+        let r = self.row(word)?;
+        let bytes = self.dim / 8;
+        Some((&self.signs[r * bytes..(r + 1) * bytes], self.df[r]))
+    }
+
+    fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+        let bytes = self.dim / 8;
+        let from = self.words.partition_point(|w| w.as_str() < prefix);
+        for (r, w) in self.words.iter().enumerate().skip(from) {
+            if !w.starts_with(prefix) {
+                break;
+            }
+            f(w, &self.signs[r * bytes..(r + 1) * bytes], self.df[r]);
+        }
     }
 }
 
@@ -369,6 +449,35 @@ mod tests {
             "{list:?}"
         );
         assert!(s.scores("nothing known").is_none());
+    }
+
+    #[test]
+    fn the_word_being_typed_stands_for_the_words_it_begins() {
+        let s = StaticEmbeddings::from_data(data(), 2).unwrap();
+        // "sor" begins "sort" alone; ended by a space, or shorter than 3, it is not expanded.
+        assert_eq!(s.embed("how to sor"), s.embed("how to sort"));
+        assert!(s.embed("how to sor ").is_none());
+        assert!(s.embed("so").is_none());
+        // A word the vocabulary has is not expanded: "list" is not "list" + its completions.
+        let mut d = data();
+        d.words = vec!["lisp".into(), "list".into(), "listing".into()];
+        d.df = vec![1, 2, 1];
+        d.signs = vec![0xf0, 0xff, 0x0f];
+        let s = StaticEmbeddings::from_data(d, 2).unwrap();
+        assert_eq!(
+            s.embed("list"),
+            text_vector(8, [(&[0xff_u8][..], idf(2, 2))])
+        );
+        // An unknown prefix stands for its completions, each weighted IDF × df / Σ df.
+        let want = text_vector(
+            8,
+            [
+                (&[0xf0_u8][..], idf(1, 2) / 4.0),
+                (&[0xff_u8][..], idf(2, 2) / 2.0),
+                (&[0x0f_u8][..], idf(1, 2) / 4.0),
+            ],
+        );
+        assert_eq!(s.embed("lis"), want);
     }
 
     #[test]

@@ -20,7 +20,9 @@ use crate::query::{
 };
 use crate::retriever::{Mode, RetrieveOptions};
 use crate::scores::top_k;
-use crate::static_embeddings::{code_score, idf, probe, query_vector, words};
+use crate::static_embeddings::{
+    StaticVocabulary, code_score, probe, query_vector, typed_word, words,
+};
 use crate::{Error, Result};
 
 fn invalid(field: &'static str, message: String) -> Error {
@@ -283,7 +285,11 @@ impl SplitIndex {
             let i = self.term_piece_of(t)?;
             self.terms.contains_key(&i).then(|| self.has_term(t))
         };
-        for prefix in expansion_prefixes(question, self.meta.language, &stop, &known) {
+        let typed = self.meta.statics.as_ref().and(typed_word(question));
+        for prefix in expansion_prefixes(question, self.meta.language, &stop, &known)
+            .into_iter()
+            .chain(typed)
+        {
             out.extend(self.range_pieces(&prefix));
         }
         out.retain(|i| !self.terms.contains_key(i));
@@ -532,13 +538,8 @@ impl SplitIndex {
     /// The static query vector of `question` from the loaded term pieces, or `None` when the
     /// index has no static embeddings or no word of `question` is in their vocabulary.
     fn static_vector(&self, question: &str) -> Option<Vec<f32>> {
-        let s = self.meta.statics.as_ref()?;
-        let bytes = s.dim as usize / 8;
-        query_vector(question, s.dim as usize, |w| {
-            let p = self.terms.get(&self.term_piece_of(w)?)?;
-            let r = p.words.binary_search_by(|x| x.as_str().cmp(w)).ok()?;
-            Some((&p.signs[r * bytes..(r + 1) * bytes], idf(p.df[r], self.n())))
-        })
+        self.meta.statics.as_ref()?;
+        query_vector(question, self)
     }
 
     /// The cluster pieces (indices into [`SplitMeta::clusters`]) holding the IVF clusters
@@ -829,6 +830,41 @@ impl TermDictionary for SplitIndex {
                     break;
                 }
                 f(t, p.ptr[k + 1] - p.ptr[k]);
+            }
+        }
+    }
+}
+
+/// The static words of the loaded term pieces; [`SplitIndex::missing_term_pieces`] loads those
+/// a query's vector reads, the typed word's key range included.
+impl StaticVocabulary for SplitIndex {
+    fn dim(&self) -> usize {
+        self.meta.statics.as_ref().map_or(0, |s| s.dim as usize)
+    }
+
+    fn passages(&self) -> usize {
+        self.n()
+    }
+
+    fn word(&self, word: &str) -> Option<(&[u8], u32)> {
+        let bytes = self.dim() / 8;
+        let p = self.terms.get(&self.term_piece_of(word)?)?;
+        let r = p.words.binary_search_by(|x| x.as_str().cmp(word)).ok()?;
+        Some((&p.signs[r * bytes..(r + 1) * bytes], p.df[r]))
+    }
+
+    fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+        let bytes = self.dim() / 8;
+        for i in self.range_pieces(prefix) {
+            let Some(p) = self.terms.get(&i) else {
+                continue;
+            };
+            let from = p.words.partition_point(|w| w.as_str() < prefix);
+            for (r, w) in p.words.iter().enumerate().skip(from) {
+                if !w.starts_with(prefix) {
+                    break;
+                }
+                f(w, &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
             }
         }
     }
