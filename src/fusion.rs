@@ -25,7 +25,7 @@ use crate::linking::Seed;
 use crate::normalize::normalize_phrase;
 use crate::ppr_vectors::PprVector;
 use crate::query::PhraseLookup;
-use crate::scores::{MinMax, page_rrf, top_k};
+use crate::scores::{MinMax, page_rrf, top_k_positive};
 
 /// Reciprocal-rank fusion's `k` (Cormack, Clarke & Büttcher, SIGIR 2009: 60).
 pub const RRF_K: f64 = 60.0;
@@ -167,11 +167,7 @@ pub fn agreement(b: &[f64], g: &[f64], depth: usize) -> f64 {
     if total <= 0.0 {
         return 0.0;
     }
-    let on_top: f64 = top_k(b, depth)
-        .iter()
-        .filter(|x| x.1 > 0.0)
-        .map(|x| g[x.0])
-        .sum();
+    let on_top: f64 = top_k_positive(b, depth).iter().map(|x| g[x.0]).sum();
     on_top / total
 }
 

@@ -7,11 +7,26 @@
 /// comparison with the current `k`-th); larger `k` select with `select_nth_unstable`. A full
 /// selection over the 16k phrase nodes was 6% of a hipporag1 query in wasm.
 pub fn top_k(scores: &[f64], k: usize) -> Vec<(usize, f64)> {
+    best_of(scores.iter().copied().enumerate(), k)
+}
+
+/// [`top_k`] of the positive scores only: the same pairs in the same order, without the
+/// non-positive ones that `top_k` would list after them. Passes over sparse scores (BM25's,
+/// the probed clusters' static scores) do not sort the passages nothing matched.
+pub fn top_k_positive(scores: &[f64], k: usize) -> Vec<(usize, f64)> {
+    best_of(
+        scores.iter().copied().enumerate().filter(|&(_, x)| x > 0.0),
+        k,
+    )
+}
+
+/// The `k` best of `items` as [`top_k`] orders them.
+fn best_of(items: impl Iterator<Item = (usize, f64)>, k: usize) -> Vec<(usize, f64)> {
     let key = |x: f64| if x.is_nan() { f64::NEG_INFINITY } else { x };
     let cmp = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     if k <= 64 {
         let mut best: Vec<(usize, f64)> = Vec::with_capacity(k + 1);
-        for (i, &x) in scores.iter().enumerate() {
+        for (i, x) in items {
             let c = (i, key(x));
             if best.len() == k && best.last().is_none_or(|l| cmp(&c, l).is_ge()) {
                 continue;
@@ -22,7 +37,7 @@ pub fn top_k(scores: &[f64], k: usize) -> Vec<(usize, f64)> {
         }
         return best;
     }
-    let mut order: Vec<(usize, f64)> = scores.iter().map(|&x| key(x)).enumerate().collect();
+    let mut order: Vec<(usize, f64)> = items.map(|(i, x)| (i, key(x))).collect();
     if k < order.len() {
         order.select_nth_unstable_by(k, cmp);
         order.truncate(k);
@@ -82,20 +97,20 @@ pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) 
     let mut by_page = vec![0.0; np];
     let mut by_passage = vec![0.0; pages.len()];
     for &(scores, weight) in signals {
-        for (r, &(j, x)) in top_k(scores, depth).iter().enumerate() {
-            if x > 0.0 {
-                by_passage[j] += weight / (k + r as f64 + 1.0);
-            }
+        let ranked = top_k_positive(scores, depth);
+        for (r, &(j, _)) in ranked.iter().enumerate() {
+            by_passage[j] += weight / (k + r as f64 + 1.0);
         }
+        // A page's best passage score (0 when none is positive).
         let mut best = vec![0.0f64; np];
         for (j, &x) in scores.iter().enumerate() {
-            let b = &mut best[pages[j] as usize];
-            *b = b.max(x);
-        }
-        for (r, &(p, x)) in top_k(&best, depth).iter().enumerate() {
             if x > 0.0 {
-                by_page[p] += weight / (k + r as f64 + 1.0);
+                let b = &mut best[pages[j] as usize];
+                *b = b.max(x);
             }
+        }
+        for (r, &(p, _)) in top_k_positive(&best, depth).iter().enumerate() {
+            by_page[p] += weight / (k + r as f64 + 1.0);
         }
     }
     let mut shown: Vec<Option<usize>> = vec![None; np];
@@ -117,6 +132,19 @@ pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_k_positive_is_top_k_without_the_non_positive_scores() {
+        let scores = [0.0, 3.0, -1.0, f64::NAN, 3.0, 0.5, 0.0, 2.0];
+        for k in [0, 1, 2, 4, 8, 65] {
+            let want: Vec<(usize, f64)> = top_k(&scores, k)
+                .into_iter()
+                .filter(|x| x.1 > 0.0)
+                .collect();
+            assert_eq!(top_k_positive(&scores, k), want, "k = {k}");
+        }
+        assert_eq!(top_k_positive(&scores, 2), [(1, 3.0), (4, 3.0)]);
+    }
 
     #[test]
     fn page_rrf_sums_page_ranks_onto_the_best_fused_passage() {

@@ -4,7 +4,9 @@
 //! pieces and the IVF cluster pieces it probes, ranks (the site's default `hybrid`), and loads
 //! the fragment pieces of its top 10 passages. Printed: the median and maximum gzipped KB of
 //! each kind and of their total over the questions (the search module and the JS are not
-//! counted: `bench/docs.mjs` measures those in the browser).
+//! counted: `bench/docs.mjs` measures those in the browser), and the native time of each
+//! hybrid search once its pieces are loaded (median / max; a ratio between runs of one machine,
+//! not a target).
 //!
 //! `cargo run --release -p hipporag-benchtools --example first_search_bytes -- SITE/_hipporag QUESTIONS [SPLIT]`
 //!
@@ -16,6 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::time::Instant;
 
 use hipporag_indexer::split::PieceDir;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions};
@@ -56,6 +59,8 @@ fn main() {
     // Per engine (hybrid, bm25): hit@1, hit@10 and recall@10 summed over the questions.
     let mut quality = [[0f64; 3]; 2];
     let mut asked = 0usize;
+    // Native time of each hybrid search with its pieces loaded, in µs.
+    let mut search_us: Vec<usize> = Vec::new();
     let mut urls: HashMap<usize, HashMap<u64, String>> = HashMap::new();
     for q in qs.iter().filter(|q| q["split"] == split).take(60) {
         let question = q["q"].as_str().expect("a question");
@@ -92,7 +97,9 @@ fn main() {
                 .add_cluster_piece(c, &pieces.read(&h).expect("read"))
                 .expect("decode");
         }
+        let started = Instant::now();
         let ranked = index.search(question, &opts).expect("search");
+        search_us.push(started.elapsed().as_micros() as usize);
         let mut seen = HashSet::new();
         for &(j, _) in ranked.iter().take(10) {
             let f = index.fragment_of(j).expect("a passage");
@@ -162,6 +169,8 @@ fn main() {
     }
     let (m, x) = stat(rows.iter().map(|r| r.iter().sum()).collect());
     println!("  {:<9} {m:>7.1} / {x:>7.1}", "total");
+    let (m, x) = stat(search_us);
+    println!("native search with the pieces loaded, median / max: {m:.1} / {x:.1} ms");
     if asked > 0 {
         println!("page ranking through the pieces ({asked} questions with gold pages):");
         println!("  engine     hit@1  hit@10    R@10");

@@ -21,7 +21,7 @@ use crate::query::{
 use crate::retriever::{Mode, RetrieveOptions};
 use crate::scores::top_k;
 use crate::static_embeddings::{
-    StaticVocabulary, code_score, probe, query_vector, typed_word, words,
+    CodeScorer, StaticVocabulary, probe, query_vector, typed_word, words,
 };
 use crate::{Error, Result};
 
@@ -553,7 +553,7 @@ impl SplitIndex {
         let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
             return Ok(Vec::new());
         };
-        let mut out: Vec<usize> = probe(&q, &s.centroids, s.nprobe as usize)
+        let mut out: Vec<usize> = probe(&CodeScorer::new(&q), &s.centroids, s.nprobe as usize)
             .into_iter()
             .map(|c| c as usize)
             .filter(|c| !self.clusters.contains_key(c))
@@ -746,14 +746,14 @@ impl SplitIndex {
     /// The static scores of every passage for `question`, as
     /// [`crate::static_embeddings::StaticEmbeddings::scores`] computes them.
     fn static_scores(&self, question: &str) -> Option<Vec<f64>> {
-        let q = self.static_vector(question)?;
+        let q = CodeScorer::new(&self.static_vector(question)?);
         let s = self.meta.statics.as_ref()?;
         let mut out = vec![0.0; self.n()];
         for c in probe(&q, &s.centroids, s.nprobe as usize) {
             let (ids, codes) = &self.clusters[&(c as usize)];
             let bytes = s.dim as usize / 8;
             for (k, &j) in ids.iter().enumerate() {
-                out[j as usize] = code_score(&q, &codes[k * bytes..(k + 1) * bytes]);
+                out[j as usize] = q.score(&codes[k * bytes..(k + 1) * bytes]);
             }
         }
         Some(out)
