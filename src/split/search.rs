@@ -307,6 +307,30 @@ impl SplitIndex {
             .collect()
     }
 
+    /// Calls `f(piece, row)` for every key of `keys(piece)` (a term piece's BM25 terms or its
+    /// static words) that begins with `prefix`, over the loaded pieces of its key range
+    /// ([`Self::range_pieces`]), in key order.
+    fn rows_with_prefix<'a>(
+        &'a self,
+        prefix: &str,
+        keys: fn(&TermPiece) -> &[String],
+        f: &mut dyn FnMut(&'a TermPiece, usize),
+    ) {
+        for i in self.range_pieces(prefix) {
+            let Some(p) = self.terms.get(&i) else {
+                continue;
+            };
+            let keys = keys(p);
+            let from = keys.partition_point(|t| t.as_str() < prefix);
+            for (row, t) in keys.iter().enumerate().skip(from) {
+                if !t.starts_with(prefix) {
+                    break;
+                }
+                f(p, row);
+            }
+        }
+    }
+
     /// The phrase piece holding `key`.
     fn phrase_piece_of(&self, key: &str) -> Option<usize> {
         self.meta
@@ -820,18 +844,9 @@ impl TermDictionary for SplitIndex {
     }
 
     fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {
-        for i in self.range_pieces(prefix) {
-            let Some(p) = self.terms.get(&i) else {
-                continue;
-            };
-            let from = p.terms.partition_point(|t| t.as_str() < prefix);
-            for (k, t) in p.terms.iter().enumerate().skip(from) {
-                if !t.starts_with(prefix) {
-                    break;
-                }
-                f(t, p.ptr[k + 1] - p.ptr[k]);
-            }
-        }
+        self.rows_with_prefix(prefix, |p| &p.terms, &mut |p, k| {
+            f(&p.terms[k], p.ptr[k + 1] - p.ptr[k]);
+        });
     }
 }
 
@@ -855,18 +870,9 @@ impl StaticVocabulary for SplitIndex {
 
     fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
         let bytes = self.dim() / 8;
-        for i in self.range_pieces(prefix) {
-            let Some(p) = self.terms.get(&i) else {
-                continue;
-            };
-            let from = p.words.partition_point(|w| w.as_str() < prefix);
-            for (r, w) in p.words.iter().enumerate().skip(from) {
-                if !w.starts_with(prefix) {
-                    break;
-                }
-                f(w, &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
-            }
-        }
+        self.rows_with_prefix(prefix, |p| &p.words, &mut |p, r| {
+            f(&p.words[r], &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
+        });
     }
 }
 
