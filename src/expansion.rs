@@ -13,12 +13,11 @@
 //!   `t₁` the most frequent completion: the likelier word the reader is typing counts more,
 //!   and none is damped as a rival of a whole word.
 //! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
-//!   is not in the dictionary, and is no stopword, is expanded to the [`MAX_EXPANSIONS`] most
-//!   frequent terms within one edit of its term (optimal string alignment distance: a deletion,
-//!   an insertion, a substitution or a swap of neighbours, `strsim::osa_distance`), each weighted
-//!   [`FUZZY_WEIGHT`]. Candidates share the term's first [`FUZZY_SHARED_CHARS`] characters, so
-//!   the index in pieces finds them in one short key range of its sorted term pieces (an edit
-//!   among the first three characters is missed).
+//!   is not in the dictionary, neither it nor its term a stopword, is expanded to the
+//!   [`MAX_EXPANSIONS`] most frequent of its neighbours ([`crate::deletes::is_neighbour`]:
+//!   alphabetic terms within one edit, by optimal string alignment distance, that begin with
+//!   its first character), each weighted [`FUZZY_WEIGHT`]. The index in pieces finds them
+//!   through a few short key ranges and its deletes dictionary ([`crate::deletes`]).
 //!
 //! An expanded word adds to a passage's BM25 score its best alternative there,
 //! `max_t w_t · bm25_t(p)` ([`crate::bm25::Bm25::expanded_scores`]), so completions of one word
@@ -28,14 +27,13 @@
 //! (docs/tuning.md, "Prefix and fuzzy matching").
 
 use crate::analysis::{Language, is_cjk, terms};
+use crate::deletes::is_neighbour;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Shortest term of the word being typed that is expanded to its completions, in characters.
 pub const MIN_PREFIX_CHARS: usize = 3;
 /// Shortest word (in letters) that is matched within one edit when the dictionary lacks it.
 pub const MIN_FUZZY_CHARS: usize = 5;
-/// Characters a fuzzy candidate shares with the misspelt term, from its start.
-pub const FUZZY_SHARED_CHARS: usize = 3;
 /// Most alternatives a word is expanded to, besides itself.
 pub const MAX_EXPANSIONS: usize = 16;
 /// A completion's weight before its length ratio (`PREFIX_WEIGHT · |s| / |t|`).
@@ -51,6 +49,19 @@ pub trait TermDictionary {
     /// Calls `f(term, document frequency)` for every term beginning with `prefix`, in term
     /// order.
     fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32));
+    /// Calls `f(term, document frequency)` for every neighbour of the misspelt term `term`
+    /// ([`crate::deletes::is_neighbour`]), in term order. By default, from the terms beginning
+    /// with its first character.
+    fn neighbours(&self, term: &str, f: &mut dyn FnMut(&str, u32)) {
+        let Some((first, _)) = term.char_indices().nth(1) else {
+            return;
+        };
+        self.terms_with_prefix(&term[..first], &mut |t, df| {
+            if is_neighbour(term, t) {
+                f(t, df);
+            }
+        });
+    }
 }
 
 /// A question's BM25 query: the terms scored as BM25 scores them, and the expanded words.
@@ -64,6 +75,8 @@ pub struct QueryTerms {
 
 /// One word of the question that may be expanded.
 struct Candidate {
+    /// The word, lowercased.
+    word: String,
     /// Its BM25 term.
     term: String,
     /// The question ends inside it.
@@ -91,8 +104,16 @@ fn candidates(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -
             continue;
         };
         let typed = typed && term.chars().count() >= MIN_PREFIX_CHARS;
+        // A word whose term is a stopword ("having" → "have") is no misspelling: the
+        // dictionary leaves stopwords out.
+        let fuzzy = fuzzy && !stop(&term);
         if typed || fuzzy {
-            out.push(Candidate { term, typed, fuzzy });
+            out.push(Candidate {
+                word: lower,
+                term,
+                typed,
+                fuzzy,
+            });
         }
     }
     out
@@ -108,32 +129,34 @@ pub fn typed_term(question: &str, language: Language) -> Option<String> {
         .map(|c| c.term)
 }
 
-/// The first `n` characters of `s`.
-fn head(s: &str, n: usize) -> &str {
-    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+/// A word of the question that [`query_terms`] matches to its neighbours.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misspelt {
+    /// The word, lowercased (a static word, [`crate::static_embeddings::words`]).
+    pub word: String,
+    /// Its BM25 term.
+    pub term: String,
 }
 
-/// The key prefixes whose terms the expansion of `question` reads: the word being typed's term,
-/// and the first [`FUZZY_SHARED_CHARS`] characters of each long word that `known` says the
-/// dictionary lacks (`known(term)`: `Some(false)` when it lacks it, `None` when that is not known
-/// yet, e.g. its term piece is not loaded). The index in pieces fetches the term pieces these
-/// ranges cover.
-pub fn expansion_prefixes(
+/// The words of `question`, in order, that [`query_terms`] matches to their neighbours: long
+/// alphabetic words, neither they nor their terms stopwords, not the word being typed, whose
+/// term the dictionary lacks (`lacks(term)`; the index in pieces says so only once the term's
+/// piece is loaded). The static query vector stands them for their neighbours too
+/// ([`crate::static_embeddings::query_vector`]).
+pub fn misspelt_words(
     question: &str,
     language: Language,
     stop: &dyn Fn(&str) -> bool,
-    known: &dyn Fn(&str) -> Option<bool>,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    for c in candidates(question, language, stop) {
-        if c.typed {
-            out.push(c.term.clone());
-        }
-        if c.fuzzy && known(&c.term) == Some(false) {
-            out.push(head(&c.term, FUZZY_SHARED_CHARS).to_string());
-        }
-    }
-    out
+    lacks: &dyn Fn(&str) -> bool,
+) -> Vec<Misspelt> {
+    candidates(question, language, stop)
+        .into_iter()
+        .filter(|c| c.fuzzy && !c.typed && lacks(&c.term))
+        .map(|c| Misspelt {
+            word: c.word,
+            term: c.term,
+        })
+        .collect()
 }
 
 /// The `MAX_EXPANSIONS` most frequent of `found` (term, df, weight), then in term order.
@@ -188,10 +211,8 @@ pub fn query_terms(
             }
         } else if c.fuzzy && !dict.has_term(&c.term) {
             let mut found = Vec::new();
-            dict.terms_with_prefix(head(&c.term, FUZZY_SHARED_CHARS), &mut |t, df| {
-                if strsim::osa_distance(t, &c.term) == 1 {
-                    found.push((t.to_string(), df, FUZZY_WEIGHT));
-                }
+            dict.neighbours(&c.term, &mut |t, df| {
+                found.push((t.to_string(), df, FUZZY_WEIGHT));
             });
             let alternatives = most_frequent(found);
             if !alternatives.is_empty() {
@@ -273,11 +294,13 @@ mod tests {
 
     #[test]
     fn a_misspelt_long_word_matches_terms_one_edit_away() {
-        // A swap ("pcikle" → "pcikl", one edit from "pickl") among the first three characters
-        // is missed; a substitution further in is found.
+        // A substitution, and a swap among the first three characters ("pcikle" → "pcikl",
+        // one edit from "pickl"), are found; a changed first letter is not.
         let q = query_terms("pickel module.", Language::English, &dict(), &no_stop);
         assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
         let q = query_terms("pcikle module.", Language::English, &dict(), &no_stop);
+        assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
+        let q = query_terms("ipckle module.", Language::English, &dict(), &no_stop);
         assert!(q.expanded.is_empty());
         // A stopword and a short word are never matched within one edit.
         let q = query_terms("pickel?", Language::English, &dict(), &|w| w == "pickel");
@@ -295,17 +318,20 @@ mod tests {
     }
 
     #[test]
-    fn prefixes_name_the_ranges_to_read() {
-        // The dictionary has "modul" and lacks "pickel".
-        let has = |t: &str| Some(t == "modul");
+    fn misspelt_words_are_the_long_words_the_dictionary_lacks() {
+        // The dictionary has "modul" and lacks "pickel"; "dic" is being typed.
+        let lacks = |t: &str| t != "modul";
+        let m = misspelt_words("Pickel module dic", Language::English, &no_stop, &lacks);
         assert_eq!(
-            expansion_prefixes("pickel module dic", Language::English, &no_stop, &has),
-            ["pic", "dic"]
+            m,
+            [Misspelt {
+                word: "pickel".into(),
+                term: "pickel".into()
+            }]
         );
-        // Unknown whether the dictionary has the word: nothing to read yet.
-        assert_eq!(
-            expansion_prefixes("pickel module.", Language::English, &no_stop, &|_| None),
-            Vec::<String>::new()
+        // Unknown whether the dictionary has the word: none yet.
+        assert!(
+            misspelt_words("pickel module.", Language::English, &no_stop, &|_| false).is_empty()
         );
     }
 }

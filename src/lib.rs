@@ -93,6 +93,7 @@
 
 pub mod analysis;
 pub mod bm25;
+pub mod deletes;
 pub mod encoder;
 pub mod error;
 pub mod excerpt;

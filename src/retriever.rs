@@ -749,9 +749,25 @@ impl Retriever {
 
     /// Static-embedding scores of the question of `q` ([`crate::static_embeddings`]): cosine of
     /// its static vector with every passage's (`|P|` values); `None` when the index has no static
-    /// embeddings, `q` has no question, or no question word is in their vocabulary.
+    /// embeddings, `q` has no question, or no question word is in their vocabulary. The words
+    /// BM25 matches within one edit stand for their neighbours here too
+    /// ([`crate::expansion::misspelt_words`]).
     pub fn static_scores(&self, q: &QueryInput<'_>) -> Option<Vec<f64>> {
-        self.index.static_embeddings.as_ref()?.scores(q.question?)
+        let statics = self.index.static_embeddings.as_ref()?;
+        let question = q.question?;
+        let index = &self.index;
+        let stop = |t: &str| crate::query::is_stopword_of(index, t);
+        let misspelt: Vec<String> = match &index.bm25 {
+            Some(bm25) => {
+                let lacks = |t: &str| bm25.term_id(t).is_none();
+                crate::expansion::misspelt_words(question, bm25.language(), &stop, &lacks)
+                    .into_iter()
+                    .map(|m| m.word)
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        statics.scores(question, &misspelt)
     }
 
     /// Dense scores: cosine of the query embedding with every passage embedding.

@@ -27,6 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::deletes::is_neighbour;
 use crate::error::FormatProblem;
 use crate::expansion::{MAX_EXPANSIONS, MIN_PREFIX_CHARS};
 use crate::{Error, Result};
@@ -232,6 +233,19 @@ pub trait StaticVocabulary {
     /// Calls `f(word, sign row, document frequency)` for every word beginning with `prefix`,
     /// in word order.
     fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32));
+    /// Calls `f(word, sign row, document frequency)` for every neighbour of the misspelt word
+    /// `word` ([`crate::deletes::is_neighbour`]), in word order. By default, from the words
+    /// beginning with its first character.
+    fn neighbours<'a>(&'a self, word: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+        let Some((first, _)) = word.char_indices().nth(1) else {
+            return;
+        };
+        self.words_with_prefix(&word[..first], &mut |w, row, df| {
+            if is_neighbour(word, w) {
+                f(w, row, df);
+            }
+        });
+    }
 }
 
 /// The word of `text` being typed: its last [`words`] item, when `text` ends inside it (in an
@@ -250,42 +264,59 @@ pub fn typed_word(text: &str) -> Option<String> {
 /// The static query vector of `text`: [`text_vector`] of its [`words`] in order, each with its
 /// sign row and [`idf`] when it is in `vocabulary`; `None` when no word is.
 ///
-/// The word being typed ([`typed_word`]), when the vocabulary lacks it, stands for the
-/// [`MAX_EXPANSIONS`] most frequent words it begins (by document frequency, then word order):
-/// word `w` with weight `idf(w) · df(w) / Σ df`, the expected vector of the word the reader is
-/// typing under the corpus' word frequencies. A whole word the vocabulary has is not expanded,
-/// so a finished question ranks as it did; nor is the typed word when no other word of `text`
-/// is in the vocabulary, so the vector never rests on a guess alone (BM25 still matches the
-/// completions, [`crate::expansion`]). Chosen on the CoNaLa `dev` split with
-/// `query_variants.py`'s half-typed questions (docs/tuning.md, "Prefix and fuzzy matching").
+/// Two kinds of word the vocabulary lacks stand for the words the reader likely meant, when
+/// another word of `text` is in the vocabulary (so the vector never rests on a guess alone;
+/// BM25 still matches the same words, [`crate::expansion`]):
+///
+/// * **the word being typed** ([`typed_word`]) stands for the [`MAX_EXPANSIONS`] most
+///   frequent words it begins;
+/// * **a misspelt word** (one of `misspelt`: the words BM25 matches to their neighbours,
+///   [`crate::expansion::misspelt_words`]) stands for the [`MAX_EXPANSIONS`] most frequent of
+///   its neighbours in the vocabulary ([`StaticVocabulary::neighbours`]).
+///
+/// Either way word `w` gets weight `idf(w) · df(w) / Σ df` (most frequent first, by document
+/// frequency then word order): the expected vector of the word meant, under the corpus' word
+/// frequencies. A word the vocabulary has is never expanded, so a finished, well-spelt
+/// question ranks as it did. Chosen on the CoNaLa `dev` split with `query_variants.py`'s
+/// half-typed and misspelt questions (docs/tuning.md, "Prefix and fuzzy matching").
 /// [`StaticEmbeddings::embed`] and the index in pieces ([`crate::split`]) both call it.
-pub fn query_vector(text: &str, vocabulary: &dyn StaticVocabulary) -> Option<Vec<f32>> {
+pub fn query_vector(
+    text: &str,
+    vocabulary: &dyn StaticVocabulary,
+    misspelt: &[String],
+) -> Option<Vec<f32>> {
     let n = vocabulary.passages();
     let all: Vec<String> = words(text).collect();
-    let before = &all[..all.len().saturating_sub(1)];
-    let typed = typed_word(text)
-        .filter(|w| vocabulary.word(w).is_none())
-        .filter(|_| before.iter().any(|w| vocabulary.word(w).is_some()));
+    let known: Vec<bool> = all.iter().map(|w| vocabulary.word(w).is_some()).collect();
+    let typed = typed_word(text).is_some();
     let mut rows: Vec<(&[u8], f32)> = Vec::new();
     for (k, w) in all.iter().enumerate() {
-        if k + 1 == all.len()
-            && let Some(typed) = &typed
-        {
-            let mut found: Vec<(&[u8], u32, usize)> = Vec::new();
-            vocabulary.words_with_prefix(typed, &mut |_, row, df| {
+        if let Some((row, df)) = vocabulary.word(w) {
+            rows.push((row, idf(df, n)));
+            continue;
+        }
+        let beside_known = known.iter().enumerate().any(|(j, &x)| x && j != k);
+        if !beside_known {
+            continue;
+        }
+        let mut found: Vec<(&[u8], u32, usize)> = Vec::new();
+        if typed && k + 1 == all.len() {
+            vocabulary.words_with_prefix(w, &mut |_, row, df| {
                 found.push((row, df, found.len()));
             });
-            found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
-            found.truncate(MAX_EXPANSIONS);
-            let total: f64 = found.iter().map(|f| f64::from(f.1)).sum();
-            rows.extend(
-                found
-                    .iter()
-                    .map(|&(row, df, _)| (row, idf(df, n) * (f64::from(df) / total) as f32)),
-            );
-        } else if let Some((row, df)) = vocabulary.word(w) {
-            rows.push((row, idf(df, n)));
+        } else if misspelt.contains(w) {
+            vocabulary.neighbours(w, &mut |_, row, df| {
+                found.push((row, df, found.len()));
+            });
         }
+        found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+        found.truncate(MAX_EXPANSIONS);
+        let total: f64 = found.iter().map(|f| f64::from(f.1)).sum();
+        rows.extend(
+            found
+                .iter()
+                .map(|&(row, df, _)| (row, idf(df, n) * (f64::from(df) / total) as f32)),
+        );
     }
     text_vector(vocabulary.dim(), rows)
 }
@@ -405,16 +436,17 @@ impl StaticEmbeddings {
     }
 
     /// The text vector of `text` (`dim` values, unit length), or `None` when it has no word of
-    /// the vocabulary ([`query_vector`]).
-    pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        query_vector(text, self)
+    /// the vocabulary ([`query_vector`], with its `misspelt` words).
+    pub fn embed(&self, text: &str, misspelt: &[String]) -> Option<Vec<f32>> {
+        query_vector(text, self, misspelt)
     }
 
     /// The static score of every passage for `text` (`|P|` values in passage order): the
-    /// [`CodeScorer::score`] of each passage in the clusters [`probe`] picks for its vector, 0 for the
-    /// others; `None` when `text` has no word of the vocabulary.
-    pub fn scores(&self, text: &str) -> Option<Vec<f64>> {
-        let q = CodeScorer::new(&self.embed(text)?);
+    /// [`CodeScorer::score`] of each passage in the clusters [`probe`] picks for its vector, 0
+    /// for the others; `None` when `text` has no word of the vocabulary. `misspelt` as in
+    /// [`query_vector`].
+    pub fn scores(&self, text: &str, misspelt: &[String]) -> Option<Vec<f64>> {
+        let q = CodeScorer::new(&self.embed(text, misspelt)?);
         let bytes = self.dim / 8;
         let mut s = vec![0.0; self.codes.len() / bytes];
         for c in probe(&q, &self.centroids, self.nprobe) {
@@ -477,17 +509,17 @@ mod tests {
     #[test]
     fn a_query_scores_the_passage_of_its_word_highest() {
         let s = StaticEmbeddings::from_data(data(), 2).unwrap();
-        let sort = s.scores("Sorting? no: SORT").unwrap();
+        let sort = s.scores("Sorting? no: SORT", &[]).unwrap();
         assert!(
             (sort[1] - 3.0).abs() < 1e-6 && (sort[0] - 2.0).abs() < 1e-6,
             "{sort:?}"
         );
-        let list = s.scores("a list").unwrap();
+        let list = s.scores("a list", &[]).unwrap();
         assert!(
             (list[0] - 3.0).abs() < 1e-6 && (list[1] - 2.0).abs() < 1e-6,
             "{list:?}"
         );
-        assert!(s.scores("nothing known").is_none());
+        assert!(s.scores("nothing known", &[]).is_none());
     }
 
     #[test]
@@ -495,10 +527,13 @@ mod tests {
         let s = StaticEmbeddings::from_data(data(), 2).unwrap();
         // "sor" begins "sort" alone; ended by a space, shorter than 3, or with no other word of
         // the vocabulary, it is not expanded.
-        assert_eq!(s.embed("a list to sor"), s.embed("a list to sort"));
-        assert_eq!(s.embed("a list to sor "), s.embed("a list"));
-        assert_eq!(s.embed("a list so"), s.embed("a list"));
-        assert!(s.embed("how to sor").is_none());
+        assert_eq!(
+            s.embed("a list to sor", &[]),
+            s.embed("a list to sort", &[])
+        );
+        assert_eq!(s.embed("a list to sor ", &[]), s.embed("a list", &[]));
+        assert_eq!(s.embed("a list so", &[]), s.embed("a list", &[]));
+        assert!(s.embed("how to sor", &[]).is_none());
         // A word the vocabulary has is not expanded: "list" is not "list" + its completions.
         let mut d = data();
         d.words = vec![
@@ -512,7 +547,7 @@ mod tests {
         let s = StaticEmbeddings::from_data(d, 2).unwrap();
         let sort = (&[0x3c_u8][..], idf(1, 2));
         assert_eq!(
-            s.embed("sort list"),
+            s.embed("sort list", &[]),
             text_vector(8, [sort, (&[0xff_u8][..], idf(2, 2))])
         );
         // An unknown prefix stands for its completions, each weighted IDF × df / Σ df.
@@ -525,7 +560,38 @@ mod tests {
                 (&[0x0f_u8][..], idf(1, 2) / 4.0),
             ],
         );
-        assert_eq!(s.embed("sort lis"), want);
+        assert_eq!(s.embed("sort lis", &[]), want);
+    }
+
+    #[test]
+    fn a_misspelt_word_stands_for_its_neighbours() {
+        let mut d = data();
+        d.words = vec![
+            "lisp".into(),
+            "list".into(),
+            "listing".into(),
+            "sort".into(),
+        ];
+        d.df = vec![1, 2, 1, 1];
+        d.signs = vec![0xf0, 0xff, 0x0f, 0x3c];
+        let s = StaticEmbeddings::from_data(d, 2).unwrap();
+        let misspelt = ["lsit".to_string()];
+        // "lsit" is one swap from "list" alone: it stands for "list", with its own weight.
+        assert_eq!(s.embed("sort lsit.", &misspelt), s.embed("sort list.", &[]));
+        // A word not named misspelt is left out, as before; so is one with no other word of
+        // the vocabulary beside it.
+        assert_eq!(s.embed("sort lsit.", &[]), s.embed("sort", &[]));
+        assert!(s.embed("lsit.", &misspelt).is_none());
+        // "lisq" is one edit from "lisp" and from "list": each weighted IDF × df / Σ df.
+        let want = text_vector(
+            8,
+            [
+                (&[0x3c_u8][..], idf(1, 2)),
+                (&[0xf0_u8][..], idf(1, 2) / 3.0),
+                (&[0xff_u8][..], idf(2, 2) * 2.0 / 3.0),
+            ],
+        );
+        assert_eq!(s.embed("sort lisq.", &["lisq".to_string()]), want);
     }
 
     #[test]
@@ -533,12 +599,12 @@ mod tests {
         let mut d = data();
         d.nprobe = 1;
         let s = StaticEmbeddings::from_data(d, 2).unwrap();
-        assert_eq!(s.scores("sort").unwrap()[0], 0.0);
-        assert_eq!(s.scores("list").unwrap()[1], 0.0);
+        assert_eq!(s.scores("sort", &[]).unwrap()[0], 0.0);
+        assert_eq!(s.scores("list", &[]).unwrap()[1], 0.0);
         let mut d = data();
         d.clusters[1] = NO_CLUSTER;
         let s = StaticEmbeddings::from_data(d, 2).unwrap();
-        assert_eq!(s.scores("sort").unwrap()[1], 0.0);
+        assert_eq!(s.scores("sort", &[]).unwrap()[1], 0.0);
     }
 
     #[test]

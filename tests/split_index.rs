@@ -379,10 +379,17 @@ fn a_term_piece_with_broken_postings_is_refused() {
     let data_ = musique();
     let files = split_index(&data_, &OPTS).unwrap();
     let good = hipporag_wasm::split::SplitIndex::from_meta(&gunzip(&files.meta.bytes)).unwrap();
-    let stored: StoredTermPiece =
-        decode_piece(tag::TERM, "term piece", &gunzip(&files.pieces[0].bytes)).unwrap();
+    // The first term piece with a posting list of two or more (the first pieces hold the
+    // deletes dictionary alone).
+    let (i, stored, long) = (0..good.meta().terms.len())
+        .find_map(|i| {
+            let stored: StoredTermPiece =
+                decode_piece(tag::TERM, "term piece", &gunzip(&files.pieces[i].bytes)).unwrap();
+            let long = stored.lengths.iter().position(|&l| l >= 2)?;
+            Some((i, stored, long))
+        })
+        .unwrap();
     let n = data_.passages.len() as u32;
-    let long = stored.lengths.iter().position(|&l| l >= 2).unwrap();
     let first: usize = stored.lengths[..long].iter().map(|&l| l as usize).sum();
     // (what breaks, the error's words): past the last passage, a repeat, a zero frequency.
     for (k, want) in [
@@ -398,25 +405,27 @@ fn a_term_piece_with_broken_postings_is_refused() {
         }
         let mut split = good.clone();
         let e = split
-            .add_term_piece(0, &encode_piece(tag::TERM, &p))
+            .add_term_piece(i, &encode_piece(tag::TERM, &p))
             .unwrap_err();
         assert_eq!(e.kind(), "format.invalid", "{e}");
         let shown = e.to_string();
         assert!(shown.contains(want), "{shown}");
-        let name = good.piece_name(PieceKind::Term, 0).unwrap();
+        let name = good.piece_name(PieceKind::Term, i).unwrap();
         assert!(shown.contains(&name), "{shown}");
     }
     // Unbroken, the same bytes are accepted.
     good.clone()
-        .add_term_piece(0, &encode_piece(tag::TERM, &stored))
+        .add_term_piece(i, &encode_piece(tag::TERM, &stored))
         .unwrap();
 }
 
-/// A question half-typed (cut after 3 letters of its longest word) and one misspelt (its
-/// longest word's fourth letter replaced), as `../shared/tools/query_variants.py` makes them,
-/// each with the words BM25 ranks by when nothing is expanded: the typed word ended by a space;
-/// the question without its misspelt word, which no dictionary has.
-fn variants(question: &str) -> Option<[(String, String); 2]> {
+/// A question half-typed (cut after 3 letters of its longest word) and two misspelt (its
+/// longest word's fourth letter replaced; its second and third letters swapped, an edit among
+/// the first three letters that only the deletes dictionary finds in the pieces), as
+/// `../shared/tools/query_variants.py` makes them, each with the words BM25 ranks by when
+/// nothing is expanded: the typed word ended by a space; the question without its misspelt
+/// word, which no dictionary has.
+fn variants(question: &str) -> Option<[(String, String); 3]> {
     let (at, word) = question
         .split(|c: char| !c.is_ascii_alphabetic())
         .scan(0, |at, w| {
@@ -430,7 +439,19 @@ fn variants(question: &str) -> Option<[(String, String); 2]> {
     let c = if &word[3..4] == "x" { "q" } else { "x" };
     let typo = format!("{}{c}{}", &question[..at + 3], &question[at + 4..]);
     let without = format!("{}{}", &question[..at], &question[at + word.len()..]);
-    Some([(typed.clone(), format!("{typed} ")), (typo, without)])
+    let swapped = format!(
+        "{}{}{}{}{}",
+        &question[..at + 1],
+        &word[2..3],
+        &word[1..2],
+        &question[at + 3..at + word.len()],
+        &question[at + word.len()..]
+    );
+    Some([
+        (typed.clone(), format!("{typed} ")),
+        (typo, without.clone()),
+        (swapped, without),
+    ])
 }
 
 #[test]
@@ -452,7 +473,7 @@ fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_an
             .filter(|g| ranked.iter().any(|&(j, _)| g.contains(&(j as u32))))
             .count()
     };
-    let (mut compared, mut found, mut plain) = (0, [0; 2], [0; 2]);
+    let (mut compared, mut found, mut plain) = (0, [0; 3], [0; 3]);
     for q in &questions {
         let Some(variants) = variants(&q.question) else {
             continue;
@@ -492,5 +513,11 @@ fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_an
         "misspelt: {} vs {}",
         found[1],
         plain[1]
+    );
+    assert!(
+        found[2] > plain[2],
+        "misspelt among the first three letters: {} vs {}",
+        found[2],
+        plain[2]
     );
 }

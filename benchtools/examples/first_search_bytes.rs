@@ -67,7 +67,7 @@ fn main() {
         let mut kb = [0usize; 5];
         kb[0] = size(&meta);
         let mut index = pieces.open(&meta).expect("the meta piece");
-        for _ in 0..2 {
+        for _ in 0..hipporag_wasm::split::TERM_PIECE_ROUNDS {
             for i in index.missing_term_pieces(question) {
                 let h = index.piece_name(PieceKind::Term, i).expect("a term piece");
                 kb[1] += size(&h);

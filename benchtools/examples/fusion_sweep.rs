@@ -5,8 +5,9 @@
 //! For each question it computes what `hipporag_wasm::fusion` mixes — the passage share `b`
 //! (BM25, fused by page with static scores when the index has them) and the graph share `g`
 //! (the seeds' PPR vectors, `phrase_ppr_vector`) — once, then ranks with each rule for the
-//! graph weight `w` (`(1 − w)·b + w·g`) and prints recall@1/2/5/10 (page recall with `--pages`)
-//! for the `dev` half (the file's `dev` split, else the even-numbered questions) and the
+//! graph weight `w` (`(1 − w)·b + w·g`), then with each rule for the static scores' share
+//! tried for multi-hop sites (docs/tuning.md, "The static scores' share on multi-hop sites"),
+//! and prints recall@1/2/5/10 (page recall with `--pages`) for the `dev` half (the file's `dev` split, else the even-numbered questions) and the
 //! `test` half. `--exact-seeds` seeds only the entities that are phrase nodes (what the index
 //! in pieces does); by default each entity links to its nearest phrase node.
 //!
@@ -17,20 +18,22 @@ use hipporag_indexer::eval::{
 };
 use hipporag_wasm::encoder::{HASHED_NGRAM_ID, HashedNgramEncoder};
 use hipporag_wasm::fusion::{
-    HybridWeights, PassageSignals, agreement, entity_seeds, graph_share, graph_weight,
-    passage_share,
+    HybridWeights, MAX_GRAPH_WEIGHT, PassageSignals, RRF_DEPTH, RRF_K, agreement, entity_seeds,
+    graph_share, graph_weight, passage_share,
 };
 use hipporag_wasm::linking::link_entities;
 use hipporag_wasm::ppr::inverse_degrees;
 use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
 use hipporag_wasm::retriever::{RetrieveOptions, Retriever};
-use hipporag_wasm::scores::top_k;
+use hipporag_wasm::scores::{page_rrf, top_k, top_k_positive};
 
 /// One question's shares.
 struct Shares {
     dev: bool,
     gold: Vec<Vec<u32>>,
     bm25: Vec<f64>,
+    /// The static scores, when the index has static embeddings.
+    statics: Option<Vec<f64>>,
     b: Vec<f64>,
     g: Vec<f64>,
 }
@@ -142,6 +145,7 @@ fn main() {
                 gold: q.gold.clone(),
                 b: passage_share(&signals, &weights),
                 g: graph_share(&weighted, bm25.len()),
+                statics,
                 bm25,
             }
         })
@@ -189,14 +193,84 @@ fn main() {
                 .collect()
         });
     }
+    // The static scores' share, per query (docs/tuning.md, "The static scores' share on
+    // multi-hop sites"): the passage share with the static scores at weight `sw`, mixed with
+    // the graph share by the default rule (`rank3`: one reciprocal-rank fusion of BM25, the
+    // static scores at `sw` and the graph share at `k · w / 0.9`, `w` the default weight).
+    let with_static = |s: &Shares, sw: f64| -> Vec<f64> {
+        let mut signals: Vec<(&[f64], f64)> = vec![(&s.bm25, 1.0)];
+        if let Some(st) = s.statics.as_deref().filter(|_| sw > 0.0) {
+            signals.push((st, sw));
+        }
+        let v = page_rrf(&signals, &index.pages, RRF_K, RRF_DEPTH);
+        let t: f64 = v.iter().sum();
+        v.iter().map(|x| x / t.max(f64::MIN_POSITIVE)).collect()
+    };
+    let mixed = |s: &Shares, sw: f64| -> Vec<f64> {
+        let b = with_static(s, sw);
+        let w = if s.g.iter().any(|&x| x > 0.0) {
+            graph_weight(&b, &s.g)
+        } else {
+            0.0
+        };
+        b.iter()
+            .zip(&s.g)
+            .map(|(x, y)| (1.0 - w) * x + w * y)
+            .collect()
+    };
+    let graph_r = |s: &Shares| {
+        if s.g.iter().any(|&x| x > 0.0) {
+            graph_weight(&s.b, &s.g) / MAX_GRAPH_WEIGHT
+        } else {
+            0.0
+        }
+    };
+    let rank3 = |s: &Shares, sw: f64, k: f64| -> Vec<f64> {
+        let r = graph_r(s);
+        let mut signals: Vec<(&[f64], f64)> = vec![(&s.bm25, 1.0)];
+        if let Some(st) = s.statics.as_deref().filter(|_| sw > 0.0) {
+            signals.push((st, sw));
+        }
+        if r > 0.0 {
+            signals.push((&s.g, k * r));
+        }
+        page_rrf(&signals, &index.pages, RRF_K, RRF_DEPTH)
+    };
+    // The share of the static scores' best 10 passages among BM25's best 50.
+    let static_agreement = |s: &Shares| -> f64 {
+        let Some(st) = &s.statics else { return 0.0 };
+        let top: std::collections::HashSet<usize> =
+            top_k_positive(&s.bm25, 50).iter().map(|x| x.0).collect();
+        let best = top_k_positive(st, 10);
+        let on = best.iter().filter(|x| top.contains(&x.0)).count();
+        on as f64 / best.len().max(1) as f64
+    };
+    report("static out of the passage share", &|s| mixed(s, 0.0));
+    report("static weight 1 − clamp((margin − 0.1)/0.2)", &|s| {
+        mixed(s, 1.0 - ((margin(&s.bm25) - 0.1) / 0.2).clamp(0.0, 1.0))
+    });
+    report("static weight clamp((1 − SA10)/0.4)", &|s| {
+        mixed(s, ((1.0 - static_agreement(s)) / 0.4).clamp(0.0, 1.0))
+    });
+    report("static weight 1 − w/0.9 (the graph stands in)", &|s| {
+        mixed(s, 1.0 - graph_r(s))
+    });
+    report("rank fusion: bm25, static 1, graph 1·w/0.9", &|s| {
+        rank3(s, 1.0, 1.0)
+    });
+    report(
+        "rank fusion: bm25, static 1 − w/0.9, graph 1.5·w/0.9",
+        &|s| rank3(s, 1.0 - graph_r(s), 1.5),
+    );
     let dev: Vec<&Shares> = shares.iter().filter(|s| s.dev).collect();
     let mean = |f: &dyn Fn(&Shares) -> f64| {
         dev.iter().map(|s| f(s)).sum::<f64>() / dev.len().max(1) as f64
     };
     println!(
-        "dev means: agreement A50 {:.3}, A10 {:.3}, BM25 margin {:.3}",
+        "dev means: agreement A50 {:.3}, A10 {:.3}, BM25 margin {:.3}, static agreement SA10 {:.3}",
         mean(&|s| agreement(&s.b, &s.g, 50)),
         mean(&|s| agreement(&s.b, &s.g, 10)),
-        mean(&|s| margin(&s.bm25))
+        mean(&|s| margin(&s.bm25)),
+        mean(&|s| static_agreement(s))
     );
 }

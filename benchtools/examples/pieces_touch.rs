@@ -176,8 +176,7 @@ fn ask(
         }
         stored
     };
-    // Twice: a misspelt word's key range is known once its own term piece is loaded.
-    for _ in 0..2 {
+    for _ in 0..hipporag_wasm::split::TERM_PIECE_ROUNDS {
         for i in split.missing_term_pieces(question) {
             let stored = fetch(split.piece_name(PieceKind::Term, i).expect("piece"), 0);
             split

@@ -92,7 +92,7 @@ fn main() {
         .passages
         .iter()
         .map(|p| {
-            st.embed(&format!("{}\n{}", p.title, p.text))
+            st.embed(&format!("{}\n{}", p.title, p.text), &[])
                 .unwrap_or_else(|| vec![0.0; dim])
         })
         .collect();
@@ -131,7 +131,7 @@ fn main() {
             ..Default::default()
         };
         let lexical = r.bm25_scores(&input).expect("bm25");
-        let Some(qv) = st.embed(&q.question) else {
+        let Some(qv) = st.embed(&q.question, &[]) else {
             continue;
         };
         let mut variants: Vec<(Vec<f64>, f64)> = Vec::new();

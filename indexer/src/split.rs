@@ -19,6 +19,7 @@ use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
+use hipporag_wasm::deletes::{DELETES_KEY_PREFIX, deletes_key, entry_keys};
 use hipporag_wasm::index::{Index, IndexData, passage_pages};
 use hipporag_wasm::ppr::inverse_degrees;
 use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
@@ -185,13 +186,23 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let statics = data.static_embeddings.as_ref();
     let dim_bytes = statics.map_or(0, |s| s.dim as usize / 8);
 
-    // Term pieces: BM25 terms and static words merged in key order, cut between keys.
+    // Term pieces: BM25 terms, static words and the deletes dictionary's keys merged in key
+    // order (the deletes' keys sort first, [`DELETES_KEY_PREFIX`]), cut between keys.
     let words: &[String] = statics.map_or(&[], |s| &s.words);
-    let mut keys: Vec<&str> = bm25.terms.iter().chain(words).map(String::as_str).collect();
+    let deletes = deletes_dictionary(&bm25.terms, words);
+    let delete_keys: Vec<String> = deletes.keys().map(|k| deletes_key(k)).collect();
+    let mut keys: Vec<&str> = bm25
+        .terms
+        .iter()
+        .chain(words)
+        .chain(&delete_keys)
+        .map(String::as_str)
+        .collect();
     keys.sort_unstable();
     keys.dedup();
     // A BM25 term's bytes in its piece: the key and its postings' varints. A static word's
-    // are the key and its sign row. Summed over all keys for the cap on the piece count.
+    // are the key and its sign row; a deletes key's, the key and its entries. Summed over all
+    // keys for the cap on the piece count.
     let term_bytes = |t: usize| {
         let (a, b) = (bm25.ptr[t] as usize, bm25.ptr[t + 1] as usize);
         bm25.terms[t].len()
@@ -201,8 +212,14 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
                 .map(|&x| varint_len(x))
                 .sum::<usize>()
     };
+    let deletes_bytes =
+        |key: &str, entries: &[&str]| key.len() + entries.iter().map(|e| e.len()).sum::<usize>();
     let total = (0..bm25.terms.len()).map(term_bytes).sum::<usize>()
-        + words.iter().map(|w| w.len() + dim_bytes).sum::<usize>();
+        + words.iter().map(|w| w.len() + dim_bytes).sum::<usize>()
+        + deletes
+            .iter()
+            .map(|(k, e)| deletes_bytes(k, e))
+            .sum::<usize>();
     let term_piece_bytes = opts.term_piece_bytes.max(total.div_ceil(MAX_TERM_PIECES));
     let (mut ti, mut wi) = (0, 0);
     let mut term_pieces: Vec<(String, TermPiece)> = Vec::new();
@@ -220,6 +237,17 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         }
         prev_key = key;
         let p = &mut term_pieces.last_mut().expect("a piece is open").1;
+        if let Some(k) = key.strip_prefix(DELETES_KEY_PREFIX) {
+            let entries = &deletes[k];
+            if p.deletes_ptr.is_empty() {
+                p.deletes_ptr.push(0);
+            }
+            p.deletes.push(k.to_string());
+            p.entries.extend(entries.iter().map(|e| e.to_string()));
+            p.deletes_ptr.push(p.entries.len() as u32);
+            size += deletes_bytes(k, entries);
+            continue;
+        }
         if bm25.terms.get(ti).is_some_and(|t| t == key) {
             let (a, b) = (bm25.ptr[ti] as usize, bm25.ptr[ti + 1] as usize);
             if p.ptr.is_empty() {
@@ -535,6 +563,25 @@ fn phrase_pieces(
     Ok((ranges, index.phrases.len() as u32))
 }
 
+/// The deletes dictionary of `terms` and `words` ([`hipporag_wasm::deletes`]): each entry key
+/// with the distinct entries listed under it, sorted.
+fn deletes_dictionary<'a>(
+    terms: &'a [String],
+    words: &'a [String],
+) -> std::collections::BTreeMap<String, Vec<&'a str>> {
+    let mut out: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for u in terms.iter().chain(words) {
+        for k in entry_keys(u) {
+            out.entry(k).or_default().push(u);
+        }
+    }
+    for entries in out.values_mut() {
+        entries.sort_unstable();
+        entries.dedup();
+    }
+    out
+}
+
 /// The shortest prefix of `first` that sorts after `prev` (`prev < first`): what a piece
 /// boundary in the meta piece needs to tell a piece's keys from the previous piece's, as
 /// LevelDB's `FindShortestSeparator` shortens its index blocks' keys. Every key of the earlier
@@ -622,8 +669,7 @@ impl PieceDir {
         question: &str,
         opts: &RetrieveOptions,
     ) -> Result<Vec<(usize, f64)>> {
-        // Twice: a misspelt word's key range is known once its own term piece is loaded.
-        for _ in 0..2 {
+        for _ in 0..hipporag_wasm::split::TERM_PIECE_ROUNDS {
             for i in index.missing_term_pieces(question) {
                 let name = index
                     .piece_name(PieceKind::Term, i)

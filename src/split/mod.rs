@@ -44,7 +44,7 @@
 
 mod search;
 
-pub use search::{MAX_RANGE_PIECES, SplitIndex};
+pub use search::{MAX_RANGE_PIECES, SplitIndex, TERM_PIECE_ROUNDS};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -60,8 +60,9 @@ use crate::{Error, Result};
 /// by length, [`TermPiece`], and the meta piece's passage lengths as [`BytePlanes`]; 4: a
 /// cluster piece holds one IVF cluster or several small ones, [`ClusterRef`]; 5: phrase pieces,
 /// [`PhrasePiece`], and the meta piece's query stopwords and damping factor; 6: pieces named
-/// by the build id, [`piece_name`], instead of each by its own hash).
-pub const PIECE_VERSION: u32 = 6;
+/// by the build id, [`piece_name`], instead of each by its own hash; 7: the deletes dictionary
+/// in the term pieces, [`TermPiece::deletes`]).
+pub const PIECE_VERSION: u32 = 7;
 
 /// Bytes of SHA-256 in the meta piece's name and in the build id.
 pub const HASH_LEN: usize = 8;
@@ -216,6 +217,25 @@ pub struct TermPiece {
     pub df: Vec<u32>,
     /// Sign rows, `words × dim / 8` bytes.
     pub signs: Vec<u8>,
+    /// The deletes dictionary's keys in the piece's range ([`crate::deletes`]; in the key
+    /// space each begins with [`crate::deletes::DELETES_KEY_PREFIX`], stored without it),
+    /// sorted and distinct.
+    pub deletes: Vec<String>,
+    /// Entry bounds, `deletes + 1` values from 0 (none when `deletes` is empty).
+    pub deletes_ptr: Vec<u32>,
+    /// The BM25 terms and static words listed under each key ([`crate::deletes::entry_keys`]),
+    /// sorted within a key.
+    pub entries: Vec<String>,
+}
+
+impl TermPiece {
+    /// The entries listed under deletes-dictionary key `key` (empty when the piece has none).
+    pub fn deletes_entries(&self, key: &str) -> &[String] {
+        match self.deletes.binary_search_by(|k| k.as_str().cmp(key)) {
+            Ok(r) => &self.entries[self.deletes_ptr[r] as usize..self.deletes_ptr[r + 1] as usize],
+            Err(_) => &[],
+        }
+    }
 }
 
 /// A `u32` list stored as byte planes: the bytes `width` (1–4) its largest value needs, then the
@@ -352,6 +372,12 @@ pub struct StoredTermPiece {
     pub df: Vec<u32>,
     /// [`TermPiece::signs`].
     pub signs: Vec<u8>,
+    /// [`TermPiece::deletes`], front-coded.
+    pub deletes: FrontCoded,
+    /// The entries under each key (`deletes_ptr`'s differences).
+    pub deletes_lengths: Vec<u32>,
+    /// [`TermPiece::entries`], front-coded.
+    pub entries: FrontCoded,
 }
 
 impl From<TermPiece> for StoredTermPiece {
@@ -364,6 +390,9 @@ impl From<TermPiece> for StoredTermPiece {
             words: FrontCoded::new(&p.words),
             df: p.df,
             signs: p.signs,
+            deletes: FrontCoded::new(&p.deletes),
+            deletes_lengths: p.deletes_ptr.windows(2).map(|w| w[1] - w[0]).collect(),
+            entries: FrontCoded::new(&p.entries),
         }
     }
 }
@@ -381,6 +410,32 @@ impl TryFrom<StoredTermPiece> for TermPiece {
                 .ok_or("term piece lengths: the postings overflow u32")?;
             ptr.push(end);
         }
+        let deletes: Vec<String> = p.deletes.decode("term piece deletes")?;
+        if p.deletes_lengths.len() != deletes.len() {
+            return Err(format!(
+                "term piece deletes: {} lengths for {} keys",
+                p.deletes_lengths.len(),
+                deletes.len()
+            ));
+        }
+        let mut deletes_ptr = Vec::with_capacity(deletes.len() + 1);
+        if !deletes.is_empty() {
+            deletes_ptr.push(0u32);
+        }
+        for &n in &p.deletes_lengths {
+            let end = deletes_ptr[deletes_ptr.len() - 1]
+                .checked_add(n)
+                .ok_or("term piece deletes lengths overflow u32")?;
+            deletes_ptr.push(end);
+        }
+        let entries: Vec<String> = p.entries.decode("term piece entries")?;
+        if deletes_ptr.last().map_or(0, |&e| e as usize) != entries.len() {
+            return Err(format!(
+                "term piece entries: {} entries, the deletes' lengths sum to {}",
+                entries.len(),
+                deletes_ptr.last().copied().unwrap_or(0)
+            ));
+        }
         Ok(Self {
             terms: p.terms.decode("term piece terms")?,
             ptr,
@@ -389,6 +444,9 @@ impl TryFrom<StoredTermPiece> for TermPiece {
             words: p.words.decode("term piece words")?,
             df: p.df,
             signs: p.signs,
+            deletes,
+            deletes_ptr,
+            entries,
         })
     }
 }
@@ -614,6 +672,8 @@ impl PieceSections for StoredTermPiece {
             section(&self.words.suffixes),
             section(&self.df),
             section(&self.signs),
+            // The deletes dictionary in one block: most pieces have none.
+            section(&(&self.deletes, &self.deletes_lengths, &self.entries)),
         ]
     }
 }
@@ -717,9 +777,12 @@ mod tests {
             words: vec!["json".into()],
             df: vec![2],
             signs: vec![0xa5; 48],
+            deletes: vec!["jsn".into()],
+            deletes_ptr: vec![0, 1],
+            entries: vec!["json".into()],
         };
         let stored = StoredTermPiece::from(t);
-        assert_eq!(stored.sections().len(), 10);
+        assert_eq!(stored.sections().len(), 11);
         assert_eq!(stored.sections().concat(), encode_piece(tag::TERM, &stored));
         let m = SplitMeta {
             passages: 2,
@@ -803,11 +866,36 @@ mod tests {
             words: vec!["ab".into()],
             df: vec![2],
             signs: vec![9; 48],
+            deletes: vec!["abe".into(), "acd".into()],
+            deletes_ptr: vec![0, 2, 3],
+            entries: vec!["abcde".into(), "abxe".into(), "abcd".into()],
         };
         let bytes = encode_piece(tag::TERM, &StoredTermPiece::from(t.clone()));
         let stored: StoredTermPiece = decode_piece(tag::TERM, "term piece", &bytes).unwrap();
         assert_eq!(stored.lengths, [1, 2]);
-        assert_eq!(TermPiece::try_from(stored), Ok(t));
+        assert_eq!(stored.deletes_lengths, [2, 1]);
+        let back = TermPiece::try_from(stored.clone()).unwrap();
+        assert_eq!(back.deletes_entries("abe"), ["abcde", "abxe"]);
+        assert_eq!(back.deletes_entries("acd"), ["abcd"]);
+        assert!(back.deletes_entries("abc").is_empty());
+        assert_eq!(back, t);
+        // Lengths that do not match the keys or the entries are an error naming the field.
+        let short = StoredTermPiece {
+            deletes_lengths: vec![2, 2],
+            ..stored.clone()
+        };
+        assert_eq!(
+            TermPiece::try_from(short).unwrap_err(),
+            "term piece entries: 3 entries, the deletes' lengths sum to 4"
+        );
+        let missing = StoredTermPiece {
+            deletes_lengths: vec![3],
+            ..stored
+        };
+        assert_eq!(
+            TermPiece::try_from(missing).unwrap_err(),
+            "term piece deletes: 1 lengths for 2 keys"
+        );
         let overflow = StoredTermPiece {
             lengths: vec![u32::MAX, 1],
             ..StoredTermPiece::default()

@@ -10,8 +10,9 @@ use super::{
 };
 use crate::analysis::{Language, terms};
 use crate::bm25::{Bm25, Bm25Data, check_postings};
+use crate::deletes::{deletes_key, is_neighbour, query_keys};
 use crate::error::FormatProblem;
-use crate::expansion::{TermDictionary, expansion_prefixes, query_terms};
+use crate::expansion::{TermDictionary, misspelt_words, query_terms, typed_term};
 use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys};
 use crate::index::MIN_INFLECTED_CHARS;
 use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
@@ -79,6 +80,10 @@ fn no_postings(meta: &SplitMeta, doc_len: &[u32]) -> Bm25Data {
         doc_len: doc_len.to_vec(),
     }
 }
+
+/// Rounds of [`SplitIndex::missing_term_pieces`] a query needs at most: the query's own keys,
+/// then a misspelt word's key ranges and deletes keys, then the neighbours listed there.
+pub const TERM_PIECE_ROUNDS: usize = 3;
 
 /// The meta piece, checked, with the term and cluster pieces loaded so far.
 ///
@@ -265,12 +270,20 @@ impl SplitIndex {
     }
 
     /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`words`],
-    /// stopwords aside — and the pieces of its expansion's key ranges
-    /// ([`crate::expansion::expansion_prefixes`], at most [`MAX_RANGE_PIECES`] a range), that are
-    /// not loaded yet, ascending. A misspelt word's range is known only once its own term piece
-    /// is loaded, so a page asks again after adding the pieces (at most twice in all).
+    /// stopwords aside — and those its expansion reads, that are not loaded yet, ascending:
+    ///
+    /// * the word being typed: the pieces of its key range ([`typed_term`], [`typed_word`]);
+    /// * a misspelt word ([`misspelt_words`]): the key ranges of its query keys, the pieces of
+    ///   its deletes-dictionary keys ([`crate::deletes`]), and the pieces of the neighbours
+    ///   listed there.
+    ///
+    /// A range is read [`MAX_RANGE_PIECES`] pieces at most. A misspelt word is known only once
+    /// its own term piece is loaded, and its listed neighbours once its deletes keys' pieces
+    /// are, so a page asks again after adding the pieces, until none is missing:
+    /// [`TERM_PIECE_ROUNDS`] calls, each followed by adding the pieces it lists, load them all.
     pub fn missing_term_pieces(&self, question: &str) -> Vec<usize> {
-        let mut keys = terms(question, self.meta.language);
+        let language = self.meta.language;
+        let mut keys = terms(question, language);
         if self.meta.statics.is_some() {
             keys.extend(words(question));
         }
@@ -280,22 +293,82 @@ impl SplitIndex {
             .filter_map(|k| self.term_piece_of(k))
             .collect();
         let stop = |t: &str| is_stopword_of(self, t);
-        // Whether the dictionary has `t`, once its term piece is loaded.
-        let known = |t: &str| {
-            let i = self.term_piece_of(t)?;
-            self.terms.contains_key(&i).then(|| self.has_term(t))
-        };
-        let typed = self.meta.statics.as_ref().and(typed_word(question));
-        for prefix in expansion_prefixes(question, self.meta.language, &stop, &known)
+        // The word being typed: its BM25 term's range, and its static word's.
+        let typed = typed_term(question, language)
             .into_iter()
-            .chain(typed)
-        {
+            .chain(self.meta.statics.as_ref().and(typed_word(question)));
+        for prefix in typed {
             out.extend(self.range_pieces(&prefix));
+        }
+        // Whether the dictionary lacks `t`, once its term piece is loaded.
+        let lacks = |t: &str| {
+            self.term_piece_of(t)
+                .is_some_and(|i| self.terms.contains_key(&i) && !self.has_term(t))
+        };
+        for m in misspelt_words(question, language, &stop, &lacks) {
+            let mut misspelt = vec![m.term];
+            if self.meta.statics.is_some() && m.word != misspelt[0] {
+                misspelt.push(m.word);
+            }
+            for t in &misspelt {
+                for key in query_keys(t) {
+                    out.extend(self.range_pieces(&key));
+                    out.extend(self.term_piece_of(&deletes_key(&key)));
+                    for u in self.deletes_entries(&key) {
+                        if is_neighbour(t, u) {
+                            out.extend(self.term_piece_of(u));
+                        }
+                    }
+                }
+            }
         }
         out.retain(|i| !self.terms.contains_key(i));
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The entries the loaded term pieces list under deletes-dictionary key `key`
+    /// ([`crate::deletes`]; empty when its piece is not loaded).
+    fn deletes_entries(&self, key: &str) -> &[String] {
+        self.term_piece_of(&deletes_key(key))
+            .and_then(|i| self.terms.get(&i))
+            .map_or(&[], |p| p.deletes_entries(key))
+    }
+
+    /// Calls `f(piece, row)` for every key of `keys(piece)` (a term piece's BM25 terms or its
+    /// static words) that is a neighbour of the misspelt `t` ([`crate::deletes`]), in key order:
+    /// those beginning with one of its query keys, and those listed under one, from the loaded
+    /// pieces.
+    fn neighbour_rows<'a>(
+        &'a self,
+        t: &str,
+        keys: fn(&TermPiece) -> &[String],
+        f: &mut dyn FnMut(&'a TermPiece, usize),
+    ) {
+        let mut found: std::collections::BTreeSet<&str> = Default::default();
+        for key in query_keys(t) {
+            self.rows_with_prefix(&key, keys, &mut |p, row| {
+                let u = keys(p)[row].as_str();
+                if is_neighbour(t, u) {
+                    found.insert(u);
+                }
+            });
+            found.extend(
+                self.deletes_entries(&key)
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|u| is_neighbour(t, u)),
+            );
+        }
+        for u in found {
+            let Some(p) = self.term_piece_of(u).and_then(|i| self.terms.get(&i)) else {
+                continue;
+            };
+            if let Ok(row) = keys(p).binary_search_by(|x| x.as_str().cmp(u)) {
+                f(p, row);
+            }
+        }
     }
 
     /// The term pieces holding the keys that begin with `prefix`, [`MAX_RANGE_PIECES`] at most.
@@ -522,7 +595,9 @@ impl SplitIndex {
         sorted("term piece words", &p.words)?;
         let lo = self.meta.terms[i].first.as_str();
         let hi = self.meta.terms.get(i + 1).map(|t| t.first.as_str());
-        if let Some(k) = p.terms.iter().chain(&p.words).find(|k| {
+        sorted("term piece deletes", &p.deletes)?;
+        let prefixed: Vec<String> = p.deletes.iter().map(|k| deletes_key(k)).collect();
+        if let Some(k) = p.terms.iter().chain(&p.words).chain(&prefixed).find(|k| {
             k.as_str() < lo
                 || hi.is_some_and(|h| k.as_str() >= h)
                 || self.meta.stopwords.binary_search(k).is_ok()
@@ -563,7 +638,13 @@ impl SplitIndex {
     /// index has no static embeddings or no word of `question` is in their vocabulary.
     fn static_vector(&self, question: &str) -> Option<Vec<f32>> {
         self.meta.statics.as_ref()?;
-        query_vector(question, self)
+        let stop = |t: &str| is_stopword_of(self, t);
+        let lacks = |t: &str| !self.has_term(t);
+        let misspelt: Vec<String> = misspelt_words(question, self.meta.language, &stop, &lacks)
+            .into_iter()
+            .map(|m| m.word)
+            .collect();
+        query_vector(question, self, &misspelt)
     }
 
     /// The cluster pieces (indices into [`SplitMeta::clusters`]) holding the IVF clusters
@@ -848,6 +929,14 @@ impl TermDictionary for SplitIndex {
             f(&p.terms[k], p.ptr[k + 1] - p.ptr[k]);
         });
     }
+
+    /// From the loaded pieces of the term's query keys and deletes keys
+    /// ([`SplitIndex::missing_term_pieces`] loads them).
+    fn neighbours(&self, term: &str, f: &mut dyn FnMut(&str, u32)) {
+        self.neighbour_rows(term, |p| &p.terms, &mut |p, k| {
+            f(&p.terms[k], p.ptr[k + 1] - p.ptr[k]);
+        });
+    }
 }
 
 /// The static words of the loaded term pieces; [`SplitIndex::missing_term_pieces`] loads those
@@ -871,6 +960,14 @@ impl StaticVocabulary for SplitIndex {
     fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
         let bytes = self.dim() / 8;
         self.rows_with_prefix(prefix, |p| &p.words, &mut |p, r| {
+            f(&p.words[r], &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
+        });
+    }
+
+    /// As [`TermDictionary::neighbours`] for [`SplitIndex`], over the static words.
+    fn neighbours<'a>(&'a self, word: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+        let bytes = self.dim() / 8;
+        self.neighbour_rows(word, |p| &p.words, &mut |p, r| {
             f(&p.words[r], &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
         });
     }

@@ -112,9 +112,9 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
         terms(),
         ...[...index.missingPhrasePieces(question)].map(async (i) => index.addPhrasePiece(i, await load(index.phrasePieceName(i)))),
       ]);
-      // A misspelt word's neighbours (terms one edit away) are in the term pieces of its key
-      // range, known once its own term piece is loaded: usually none are left to fetch.
-      await terms();
+      // A misspelt word is known once its own term piece is loaded, and its neighbours (terms
+      // one edit away) once its deletes keys' pieces are: two more rounds at most, usually none.
+      for (let round = 0; round < 2 && index.missingTermPieces(question).length > 0; round++) await terms();
       await Promise.all(
         [...index.missingClusterPieces(question)].map(async (c) => index.addClusterPiece(c, await load(index.clusterPieceName(c)))),
       );
