@@ -21,7 +21,7 @@
 //! Every neighbour of `t` either begins with a query key (an edit after the third character, an
 //! extra character typed among the first three, or the third and fourth swapped) or is listed
 //! under one (a character among the first three dropped or mistyped, or the second and third
-//! swapped); [`tests`] checks this against the scan. So both find the same neighbours, and a
+//! swapped); the unit test checks this against the scan. So both find the same neighbours, and a
 //! misspelt word costs the pieces of three short key ranges and of three deletes-dictionary
 //! keys, and then the term pieces of the neighbours found.
 
