@@ -1,6 +1,7 @@
 //! What a site's index in pieces makes a page fetch for its first search, by piece kind: for
-//! each question, a fresh page loads the meta piece, the term pieces of its keys (twice, as the
-//! page does: a misspelt word's key range is known once its own piece is loaded), its phrase
+//! each question, a fresh page loads the meta piece, the term pieces of its keys (in up to
+//! `TERM_PIECE_ROUNDS` rounds, as the page does: a misspelt word is known once its own piece is
+//! loaded, and its neighbours once its deletes keys' pieces are), its phrase
 //! pieces and the IVF cluster pieces it probes, ranks (the site's default `hybrid`), and loads
 //! the fragment pieces of its top 10 passages. Printed: the median and maximum gzipped KB of
 //! each kind and of their total over the questions (the search module and the JS are not

@@ -26,23 +26,43 @@ use crate::{ivf, parallel};
 /// Passages per IVF cluster the indexer aims at, up to [`max_clusters`]: `C = clamp(|P| / 32,
 /// 1, max_clusters(|P|))`.
 pub const PASSAGES_PER_CLUSTER: usize = 32;
+/// The IVF clusters of every corpus of up to 16,384 coded passages (fewer when it has fewer
+/// than `256 × PASSAGES_PER_CLUSTER` passages), and the fewest of a larger one.
+pub const BASE_CLUSTERS: usize = 256;
 /// IVF clusters a corpus of `n` coded passages may have: `max(256, ⌊2√n⌋)`, which grows
 /// past 256 from 16,384 passages on.
 ///
 /// A first search in the index in pieces fetches every centroid (the meta piece,
-/// `C × dim / 8` bytes) and [`NPROBE`] clusters of about `n / C` passage codes each
-/// (`dim / 8 + 1` bytes a passage with its id), so its IVF bytes `≈ (dim / 8)·(C + NPROBE·n / C)`
-/// are least at `C = √(NPROBE·n) = 4√n`; a fixed 256 made them grow linearly with the site.
-/// Half the optimum, `2√n`, costs 25% more bytes than it and leaves every site under 16,384
-/// passages (Python's docs among them, where `4√n` ranked lower on the CoNaLa `dev` split) at
-/// 256 clusters. docs/benchmarks.md, "Site size", has the bytes on Debian's rust-doc.
+/// `C × dim / 8` bytes) and [`nprobe`] clusters of about `n / C` passage codes each
+/// (`dim / 8 + 1` bytes a passage with its id). With a fixed 256 clusters both grew linearly
+/// with the site; `2√n` clusters make the centroids grow as `√n`, and [`nprobe`] keeps the
+/// probed codes at about `16 · n / 256` passages of the largest 256-cluster corpus. It leaves
+/// every site under 16,384 passages (Python's docs among them, where `4√n` ranked lower on
+/// the CoNaLa `dev` split) at 256 clusters. docs/benchmarks.md, "Site size", has the bytes on
+/// Debian's rust-doc.
 pub fn max_clusters(n: usize) -> usize {
-    256usize.max((2.0 * (n as f64).sqrt()) as usize)
+    BASE_CLUSTERS.max((2.0 * (n as f64).sqrt()) as usize)
 }
-/// Clusters a query scores: 16 (of 256 on Python's docs, chosen on the CoNaLa `dev` split:
-/// docs/index-format.md, "Static passage codes", has the sweep), all of them for a corpus of fewer than
-/// `16 × 32` passages.
+/// Clusters a query scores in an index of [`BASE_CLUSTERS`] clusters: 16 (on Python's docs,
+/// chosen on the CoNaLa `dev` split: docs/index-format.md, "Static passage codes", has the
+/// sweep).
 pub const NPROBE: usize = 16;
+
+/// Clusters a query scores in an index of `c` clusters: [`NPROBE`] (all `c` when fewer) up to
+/// [`BASE_CLUSTERS`], then `⌈NPROBE · 256 / c⌉`. Past 256 clusters of `n / c` passages each
+/// that scores about `NPROBE · 256 · n / c²` = 1,024 passage codes whatever the site's size
+/// (`c = 2√n`, [`max_clusters`]), so a query's cluster pieces do not grow with the site: on
+/// Debian's rust-doc (901 clusters) 5 probes instead of 16 fetch 43 KB of cluster pieces
+/// instead of 150 KB, at the same page hit@10 of its 20 questions (docs/index-format.md,
+/// "Probes that do not grow with the site").
+pub fn nprobe(c: usize) -> usize {
+    if c <= BASE_CLUSTERS {
+        NPROBE.min(c)
+    } else {
+        (NPROBE * BASE_CLUSTERS).div_ceil(c).max(1)
+    }
+}
+
 /// Encodes the vocabulary of `passages` with `encoder` (in batches of `batch`) and returns the
 /// static word embeddings: word sign rows, passage codes and their IVF clusters. Words in
 /// `stopwords` (lowercase; [`crate::bm25::stopwords`]) get no vector: on the CoNaLa splits of
@@ -123,7 +143,7 @@ pub fn build(
         codes,
         centroids,
         clusters,
-        nprobe: NPROBE.min(k) as u32,
+        nprobe: nprobe(k) as u32,
     })
 }
 
@@ -198,5 +218,20 @@ mod tests {
         assert_eq!(max_clusters(203_321), 901);
         let k = |n: usize| (n / PASSAGES_PER_CLUSTER).clamp(1, max_clusters(n));
         assert_eq!((k(1_890), k(8_767), k(203_321)), (59, 256, 901));
+    }
+
+    #[test]
+    fn a_query_probes_about_1024_codes_past_256_clusters() {
+        // musique_train as a site, Python's docs, rust-doc.
+        assert_eq!((nprobe(59), nprobe(256), nprobe(901)), (16, 16, 5));
+        assert_eq!((nprobe(4), nprobe(362), nprobe(5_000)), (4, 12, 1));
+        for n in [32_821usize, 203_321, 1_000_000] {
+            let c = max_clusters(n);
+            let codes = nprobe(c) * n / c;
+            assert!(
+                (1_024..1_600).contains(&codes),
+                "{n} passages: {codes} codes"
+            );
+        }
     }
 }
