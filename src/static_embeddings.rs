@@ -535,16 +535,7 @@ mod tests {
         assert_eq!(s.embed("a list so", &[]), s.embed("a list", &[]));
         assert!(s.embed("how to sor", &[]).is_none());
         // A word the vocabulary has is not expanded: "list" is not "list" + its completions.
-        let mut d = data();
-        d.words = vec![
-            "lisp".into(),
-            "list".into(),
-            "listing".into(),
-            "sort".into(),
-        ];
-        d.df = vec![1, 2, 1, 1];
-        d.signs = vec![0xf0, 0xff, 0x0f, 0x3c];
-        let s = StaticEmbeddings::from_data(d, 2).unwrap();
+        let s = four_words();
         let sort = (&[0x3c_u8][..], idf(1, 2));
         assert_eq!(
             s.embed("sort list", &[]),
@@ -563,8 +554,8 @@ mod tests {
         assert_eq!(s.embed("sort lis", &[]), want);
     }
 
-    #[test]
-    fn a_misspelt_word_stands_for_its_neighbours() {
+    /// "lisp", "list" (df 2), "listing" and "sort" in 8 dimensions, over 2 passages.
+    fn four_words() -> StaticEmbeddings {
         let mut d = data();
         d.words = vec![
             "lisp".into(),
@@ -574,7 +565,12 @@ mod tests {
         ];
         d.df = vec![1, 2, 1, 1];
         d.signs = vec![0xf0, 0xff, 0x0f, 0x3c];
-        let s = StaticEmbeddings::from_data(d, 2).unwrap();
+        StaticEmbeddings::from_data(d, 2).unwrap()
+    }
+
+    #[test]
+    fn a_misspelt_word_stands_for_its_neighbours() {
+        let s = four_words();
         let misspelt = ["lsit".to_string()];
         // "lsit" is one swap from "list" alone: it stands for "list", with its own weight.
         assert_eq!(s.embed("sort lsit.", &misspelt), s.embed("sort list.", &[]));

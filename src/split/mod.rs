@@ -397,19 +397,24 @@ impl From<TermPiece> for StoredTermPiece {
     }
 }
 
+/// `0` and the running sums of `lengths` (`lengths + 1` values): list bounds from list lengths;
+/// `overflow` when a sum passes `u32::MAX`.
+fn offsets(lengths: &[u32], overflow: &'static str) -> std::result::Result<Vec<u32>, String> {
+    let mut out = Vec::with_capacity(lengths.len() + 1);
+    out.push(0u32);
+    for &n in lengths {
+        let end = out[out.len() - 1].checked_add(n).ok_or(overflow)?;
+        out.push(end);
+    }
+    Ok(out)
+}
+
 impl TryFrom<StoredTermPiece> for TermPiece {
     /// A message naming the field ([`FrontCoded::decode`]'s, or the lengths' overflow).
     type Error = String;
 
     fn try_from(p: StoredTermPiece) -> std::result::Result<Self, String> {
-        let mut ptr = Vec::with_capacity(p.lengths.len() + 1);
-        ptr.push(0u32);
-        for &n in &p.lengths {
-            let end = ptr[ptr.len() - 1]
-                .checked_add(n)
-                .ok_or("term piece lengths: the postings overflow u32")?;
-            ptr.push(end);
-        }
+        let ptr = offsets(&p.lengths, "term piece lengths: the postings overflow u32")?;
         let deletes: Vec<String> = p.deletes.decode("term piece deletes")?;
         if p.deletes_lengths.len() != deletes.len() {
             return Err(format!(
@@ -418,16 +423,14 @@ impl TryFrom<StoredTermPiece> for TermPiece {
                 deletes.len()
             ));
         }
-        let mut deletes_ptr = Vec::with_capacity(deletes.len() + 1);
-        if !deletes.is_empty() {
-            deletes_ptr.push(0u32);
-        }
-        for &n in &p.deletes_lengths {
-            let end = deletes_ptr[deletes_ptr.len() - 1]
-                .checked_add(n)
-                .ok_or("term piece deletes lengths overflow u32")?;
-            deletes_ptr.push(end);
-        }
+        let deletes_ptr = if deletes.is_empty() {
+            Vec::new()
+        } else {
+            offsets(
+                &p.deletes_lengths,
+                "term piece deletes lengths overflow u32",
+            )?
+        };
         let entries: Vec<String> = p.entries.decode("term piece entries")?;
         if deletes_ptr.last().map_or(0, |&e| e as usize) != entries.len() {
             return Err(format!(
