@@ -49,6 +49,16 @@ pub trait TermDictionary {
     /// Calls `f(term, document frequency)` for every term beginning with `prefix`, in term
     /// order.
     fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32));
+    /// The document frequency of `term`: passages whose BM25 terms hold it (0 when absent).
+    fn document_frequency(&self, term: &str) -> u32 {
+        let mut df = 0;
+        self.terms_with_prefix(term, &mut |t, d| {
+            if t == term {
+                df = d;
+            }
+        });
+        df
+    }
     /// Calls `f(term, document frequency)` for every neighbour of the misspelt term `term`
     /// ([`crate::deletes::is_neighbour`]), in term order. By default, from the terms beginning
     /// with its first character.

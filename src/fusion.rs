@@ -7,8 +7,9 @@
 //! * the **passage share** `b` ([`passage_share`]): BM25's scores, or, when the index has static
 //!   word embeddings, the reciprocal-rank fusion by page of BM25's and the static scores
 //!   ([`crate::scores::page_rrf`]; a query embedding from a neural encoder joins it), normalised
-//!   to sum 1. Without static embeddings, a neural encoder's dense scores (min-max scaled) are
-//!   added to BM25's at `dense_weight`.
+//!   to sum 1. The static scores' weight falls with the question's names ([`static_weight`]).
+//!   Without static embeddings, a neural encoder's dense scores (min-max scaled) are added to
+//!   BM25's at `dense_weight`.
 //! * the **graph share** `g` ([`graph_share`]): the personalized PageRank of the query's seeds
 //!   (query entities that are phrase nodes, [`entity_seeds`], reset weight = node
 //!   specificity, HippoRAG §3.2) over HippoRAG 2's graph of phrase and passage nodes, as the
@@ -19,9 +20,11 @@
 //! default [`graph_weight`], decided per query from how much of the graph share falls on the
 //! passages the passage share ranks best.
 
-use crate::analysis::phrase_stem_key;
+use crate::analysis::{Language, phrase_stem_key, terms};
+use crate::expansion::TermDictionary;
 use crate::index::MIN_INFLECTED_CHARS;
 use crate::linking::Seed;
+use crate::names::name_share;
 use crate::normalize::normalize_phrase;
 use crate::ppr_vectors::PprVector;
 use crate::query::PhraseLookup;
@@ -132,6 +135,49 @@ pub fn graph_share(seeds: &[(f64, &PprVector)], passages: usize) -> Vec<f64> {
         }
     }
     g
+}
+
+/// The question's name share at or above which [`static_weight`] leaves the static scores
+/// out: one title-case name in ten words.
+pub const NAME_SHARE_FULL: f64 = 0.1;
+/// The share of the passages above which a title-case word is too common to be a name for
+/// [`static_weight`]: a site's own name ("Python" is in half of Python's docs' passages).
+pub const COMMON_NAME_SHARE: f64 = 0.1;
+
+/// The static scores' weight in the passage share of `question`: `weight` (the caller's
+/// [`crate::retriever::RetrieveOptions::static_weight`]) times `1 − clamp(s / 0.1, 0, 1)`,
+/// `s` the question's [`name_share`] ([`NAME_SHARE_FULL`]). A title-case word counts as a name
+/// when BM25 can match it: its BM25 term ([`crate::analysis::terms`] in `language`) is in
+/// `dict`, in at most [`COMMON_NAME_SHARE`] of the `passages` passages. So a question without
+/// names gets the whole weight, and one with a name in ten words none. A name the site lacks
+/// (a misspelling, another product's name) leaves the weight alone: the static scores are then
+/// all that can stand in for it.
+///
+/// Why: static word vectors (all-MiniLM-L6-v2's, [`crate::static_embeddings`]) bridge the
+/// vocabulary of a question about concepts and a page's ("sort a dict by value" → "sorted",
+/// "key function"), which BM25 cannot. A question about named things is matched by its names,
+/// which BM25 finds exactly and whose static vectors barely tell them apart, so the static
+/// scores only push up passages of the same kind ("founded", "owned" in any institution's
+/// article). On musique_train as a site the passage share with the static scores ranks below
+/// BM25 alone; on Python's docs it is 16 points of page R@10 above it. docs/tuning.md, "The
+/// static scores' share on multi-hop sites", has the dev-half measurements and the rules tried
+/// beside this one.
+pub fn static_weight(
+    question: &str,
+    weight: f64,
+    language: Language,
+    dict: &dyn TermDictionary,
+    passages: usize,
+) -> f64 {
+    // A name BM25 can match: in the dictionary, and not in most passages.
+    let matched = |w: &str| {
+        terms(w, language).first().is_some_and(|t| {
+            let df = f64::from(dict.document_frequency(t));
+            df > 0.0 && df <= COMMON_NAME_SHARE * passages as f64
+        })
+    };
+    let s = name_share(question, &matched);
+    weight * (1.0 - (s / NAME_SHARE_FULL).clamp(0.0, 1.0))
 }
 
 /// Passages of the passage share that [`graph_weight`] counts the graph's agreement on.
@@ -247,6 +293,36 @@ mod tests {
             codes: entries.iter().map(|e| e.1).collect(),
             scale,
         }
+    }
+
+    #[test]
+    fn static_weight_falls_with_the_names_bm25_can_match() {
+        use crate::bm25::{Bm25, Bm25Data, Bm25Params};
+        // Ten passages: "python" in all of them (too common to be a name), "collegian" in one.
+        let docs: Vec<Vec<String>> = (0..10)
+            .map(|i| {
+                let text = if i == 0 { "Python Collegian" } else { "Python" };
+                terms(text, Language::English)
+            })
+            .collect();
+        let data = Bm25Data::build(&docs, Language::English, Bm25Params::default());
+        let bm25 = Bm25::from_data(data, 10).unwrap();
+        let w = |q: &str| static_weight(q, 1.0, Language::English, &bm25, 10);
+        assert_eq!(w("who owned The Collegian"), 0.0);
+        assert_eq!(w("how to sort a dict in Python"), 1.0);
+        // A name the site lacks (a misspelling, another product) leaves the weight whole.
+        assert_eq!(w("who owned The Colegian paper"), 1.0);
+        // One name among many words lowers it in proportion: 1 of 20 words → 1 − 0.05/0.1.
+        let filler: Vec<String> = (0..19)
+            .map(|i| format!("x{}", (b'a' + i) as char))
+            .collect();
+        let long = format!("how {} Collegian", filler.join(" "));
+        let long = long.as_str();
+        assert!((w(long) - 0.5).abs() < 1e-12, "{}", w(long));
+        assert_eq!(
+            static_weight("who owned The Collegian", 0.5, Language::English, &bm25, 10),
+            0.0
+        );
     }
 
     #[test]

@@ -50,6 +50,79 @@ pub fn is_short_number(w: &str) -> bool {
     (1..=3).contains(&w.len()) && w.chars().all(|c| c.is_ascii_digit())
 }
 
+/// The share of `question`'s words, after its first, that are **title-case** words outside
+/// code and quotes, and names by `is_name` (the caller's test of the word): in [0, 1], 0 for a
+/// question of one word.
+///
+/// A word is a run of letters and digits of 2+ characters; a title-case word is a capital
+/// followed by lowercase letters only ("Collegian", "Django"; not "JSON", "MyModel", "iPhone").
+/// Words between backticks, or between a quote (`'`, `"`) that opens at a word's start and its
+/// match at a word's end, are literals (a docs question's `mydict`, `'filename.exe'`): they
+/// count in the total, never as names. The first word is left out because a sentence starts
+/// with a capital whatever it is.
+///
+/// It tells a question about named things (HippoRAG's multi-hop questions: "When was the
+/// institute that owned The Collegian founded?") from one about concepts ("sort a dict by its
+/// values"); [`crate::fusion::static_weight`] uses it. Scripts without case (Chinese) give 0.
+pub fn name_share(question: &str, is_name: &dyn Fn(&str) -> bool) -> f64 {
+    let chars: Vec<char> = question.chars().collect();
+    let mut words: Vec<(String, bool)> = Vec::new();
+    let mut word = String::new();
+    let mut literal = false;
+    let mut open: Option<char> = None;
+    let mut flush = |word: &mut String, literal: bool| {
+        if word.chars().count() >= 2 {
+            words.push((std::mem::take(word), literal));
+        }
+        word.clear();
+    };
+    for (i, &c) in chars.iter().enumerate() {
+        let alnum_at = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|c| c.is_alphanumeric())
+        };
+        match open {
+            Some('`') if c == '`' => {
+                flush(&mut word, literal);
+                open = None;
+                continue;
+            }
+            Some(o) if c == o && o != '`' && !alnum_at(Some(i + 1)) => {
+                flush(&mut word, literal);
+                open = None;
+                continue;
+            }
+            None if c == '`' || ((c == '\'' || c == '"') && !alnum_at(i.checked_sub(1))) => {
+                flush(&mut word, literal);
+                open = Some(c);
+                continue;
+            }
+            _ => {}
+        }
+        if c.is_alphanumeric() {
+            if word.is_empty() {
+                literal = open.is_some();
+            }
+            word.push(c);
+        } else {
+            flush(&mut word, literal);
+        }
+    }
+    flush(&mut word, literal);
+    let rest = words.get(1..).unwrap_or(&[]);
+    let names = rest
+        .iter()
+        .filter(|(w, literal)| {
+            let mut cs = w.chars();
+            !literal
+                && cs.next().is_some_and(char::is_uppercase)
+                && cs.all(char::is_lowercase)
+                && is_name(w)
+        })
+        .count();
+    names as f64 / rest.len().max(1) as f64
+}
+
 /// Which text a name is read from (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameStyle {
@@ -113,6 +186,34 @@ mod tests {
     fn styled(text: &str, start: usize, style: NameStyle) -> String {
         let words: Vec<&str> = text.split(' ').collect();
         words[start..=name_end(&words, start, style, |_| true)].join(" ")
+    }
+
+    #[test]
+    fn name_share_counts_title_case_words_outside_literals() {
+        let name_share = |q: &str| name_share(q, &|_| true);
+        // A MuSiQue question: "The", "Collegian" of 8 words after the first.
+        let q = "When was the institute that owned The Collegian founded?";
+        assert!((name_share(q) - 2.0 / 8.0).abs() < 1e-12);
+        // CoNaLa questions: literals, acronyms and CamelCase are no names.
+        assert_eq!(name_share("get max key in dictionary `MyCount`"), 0.0);
+        assert_eq!(
+            name_share("calculate the md5 checksum of a file named  'Filename.exe'"),
+            0.0
+        );
+        assert_eq!(name_share("decode JSON from an HTTP response"), 0.0);
+        // An apostrophe inside a word opens no quote: "Green" after it still counts.
+        let q = "Who is the spouse of Lincoln's son Green?";
+        assert!(
+            (name_share(q) - 2.0 / 7.0).abs() < 1e-12,
+            "{}",
+            name_share(q)
+        );
+        assert_eq!(name_share("Django"), 0.0);
+        assert_eq!(name_share("北京大学在哪里"), 0.0);
+        // The caller's test: "Python" is no name on Python's own docs.
+        let q = "How to get the last part of a path in Python?";
+        assert_eq!(super::name_share(q, &|w| w != "Python"), 0.0);
+        assert!(name_share(q) > 0.0);
     }
 
     #[test]

@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::encoder::HASHED_NGRAM_ID;
-use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores};
+use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, static_weight};
 use crate::index::Index;
 use crate::linking::{
     LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
@@ -208,7 +208,8 @@ pub struct RetrieveOptions {
     pub dense_weight: f64,
     /// Hybrid, indexes with static word embeddings ([`crate::static_embeddings`]): the static
     /// scores' weight beside BM25's 1 in the reciprocal-rank fusion of the two
-    /// ([`crate::scores::page_rrf`]) that makes the passage share.
+    /// ([`crate::scores::page_rrf`]) that makes the passage share, for a question without
+    /// names; a question's title-case words lower it ([`crate::fusion::static_weight`]).
     pub static_weight: f64,
     /// Hybrid: seed only the query entities that are phrase nodes ([`entity_seeds`]), as the
     /// index in pieces does (it cannot scan every phrase embedding). `false` (the default)
@@ -631,7 +632,17 @@ impl Retriever {
     /// vectors keep only each seed's best passages).
     fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
         let lexical = self.bm25_scores(q)?;
-        let statics = if opts.static_weight > 0.0 {
+        let static_weight = match (&self.index.bm25, q.question) {
+            (Some(bm25), Some(question)) => static_weight(
+                question,
+                opts.static_weight,
+                bm25.language(),
+                bm25,
+                self.index.passages.len(),
+            ),
+            _ => opts.static_weight,
+        };
+        let statics = if static_weight > 0.0 {
             self.static_scores(q)
         } else {
             None
@@ -674,7 +685,7 @@ impl Retriever {
             pages: &self.index.pages,
         };
         let weights = HybridWeights {
-            static_weight: opts.static_weight,
+            static_weight,
             dense_weight: opts.dense_weight,
             phrase_weight: opts.phrase_weight,
         };

@@ -5,8 +5,10 @@
 //! For each question it computes what `hipporag_wasm::fusion` mixes — the passage share `b`
 //! (BM25, fused by page with static scores when the index has them) and the graph share `g`
 //! (the seeds' PPR vectors, `phrase_ppr_vector`) — once, then ranks with each rule for the
-//! graph weight `w` (`(1 − w)·b + w·g`), then with each rule for the static scores' share
-//! tried for multi-hop sites (docs/tuning.md, "The static scores' share on multi-hop sites"),
+//! graph weight `w` (`(1 − w)·b + w·g`; `b` with the shipped static weight,
+//! `fusion::static_weight`), then with each rule for the static scores' share tried for
+//! multi-hop sites (docs/tuning.md, "The static scores' share on multi-hop sites" and "A
+//! question's names leave the static scores out"; the graph weight by the default rule),
 //! and prints recall@1/2/5/10 (page recall with `--pages`) for the `dev` half (the file's `dev` split, else the even-numbered questions) and the
 //! `test` half. `--exact-seeds` seeds only the entities that are phrase nodes (what the index
 //! in pieces does); by default each entity links to its nearest phrase node.
@@ -16,12 +18,15 @@
 use hipporag_indexer::eval::{
     EvalQuestion, first_per_page, load_page_questions, load_questions, recall_at,
 };
+use hipporag_wasm::analysis::terms;
 use hipporag_wasm::encoder::{HASHED_NGRAM_ID, HashedNgramEncoder};
+use hipporag_wasm::expansion::TermDictionary;
 use hipporag_wasm::fusion::{
     HybridWeights, MAX_GRAPH_WEIGHT, PassageSignals, RRF_DEPTH, RRF_K, agreement, entity_seeds,
-    graph_share, graph_weight, passage_share,
+    graph_share, graph_weight, passage_share, static_weight,
 };
 use hipporag_wasm::linking::link_entities;
+use hipporag_wasm::names::name_share;
 use hipporag_wasm::ppr::inverse_degrees;
 use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
 use hipporag_wasm::retriever::{RetrieveOptions, Retriever};
@@ -30,6 +35,9 @@ use hipporag_wasm::scores::{page_rrf, top_k, top_k_positive};
 /// One question's shares.
 struct Shares {
     dev: bool,
+    /// The question's name share (`hipporag_wasm::names::name_share`) with a title-case word
+    /// too common to be a name above 5%, 10% and 20% of the passages, and with none.
+    names: [f64; 4],
     gold: Vec<Vec<u32>>,
     bm25: Vec<f64>,
     /// The static scores, when the index has static embeddings.
@@ -47,6 +55,10 @@ fn margin(v: &[f64]) -> f64 {
         _ => 0.0,
     }
 }
+
+/// The shares of the passages above which a title-case word is too common to be a name, tried
+/// for the static weight (`fusion::COMMON_NAME_SHARE`); the last counts every one.
+const COMMON: [f64; 4] = [0.05, 0.1, 0.2, f64::INFINITY];
 
 type Rule = (&'static str, fn(&Shares) -> f64);
 
@@ -104,15 +116,13 @@ fn main() {
             .map(|(i, q)| (i % 2 == 0, q))
             .collect()
     };
+    let bm25_index = index.bm25.as_ref().expect("an index with BM25");
+    let passages = index.passages.len() as f64;
     let graph = hipporag_wasm::passage_graph::build(index);
     let inv = inverse_degrees(&graph);
     let n = index.phrases.len();
     let defaults = RetrieveOptions::default();
-    let weights = HybridWeights {
-        static_weight: defaults.static_weight,
-        dense_weight: 0.0,
-        phrase_weight: None,
-    };
+
     let shares: Vec<Shares> = questions
         .iter()
         .map(|(dev, q)| {
@@ -140,8 +150,28 @@ fn main() {
                 .expect("vectors");
             let weighted: Vec<(f64, &PprVector)> =
                 seeds.iter().map(|s| s.weight).zip(&vectors).collect();
+            // The shipped passage share: the static weight lowered by the question's names.
+            let weights = HybridWeights {
+                static_weight: static_weight(
+                    &q.question,
+                    defaults.static_weight,
+                    bm25_index.language(),
+                    bm25_index,
+                    index.passages.len(),
+                ),
+                dense_weight: 0.0,
+                phrase_weight: None,
+            };
             Shares {
                 dev: *dev,
+                names: COMMON.map(|c| {
+                    name_share(&q.question, &|w: &str| {
+                        terms(w, bm25_index.language()).first().is_some_and(|t| {
+                            let df = f64::from(bm25_index.document_frequency(t));
+                            df > 0.0 && df <= c * passages
+                        })
+                    })
+                }),
                 gold: q.gold.clone(),
                 b: passage_share(&signals, &weights),
                 g: graph_share(&weighted, bm25.len()),
@@ -245,6 +275,10 @@ fn main() {
         let on = best.iter().filter(|x| top.contains(&x.0)).count();
         on as f64 / best.len().max(1) as f64
     };
+    report(
+        "static weight 1 (the default until 2026-11-26, night)",
+        &|s| mixed(s, 1.0),
+    );
     report("static out of the passage share", &|s| mixed(s, 0.0));
     report("static weight 1 − clamp((margin − 0.1)/0.2)", &|s| {
         mixed(s, 1.0 - ((margin(&s.bm25) - 0.1) / 0.2).clamp(0.0, 1.0))
@@ -262,15 +296,24 @@ fn main() {
         "rank fusion: bm25, static 1 − w/0.9, graph 1.5·w/0.9",
         &|s| rank3(s, 1.0 - graph_r(s), 1.5),
     );
+    for (c, common) in COMMON.iter().enumerate() {
+        for t in [0.1, 0.2] {
+            report(
+                &format!("static 1 − clamp(names/{t}), common > {common}"),
+                &|s| mixed(s, 1.0 - (s.names[c] / t).clamp(0.0, 1.0)),
+            );
+        }
+    }
     let dev: Vec<&Shares> = shares.iter().filter(|s| s.dev).collect();
     let mean = |f: &dyn Fn(&Shares) -> f64| {
         dev.iter().map(|s| f(s)).sum::<f64>() / dev.len().max(1) as f64
     };
     println!(
-        "dev means: agreement A50 {:.3}, A10 {:.3}, BM25 margin {:.3}, static agreement SA10 {:.3}",
+        "dev means: agreement A50 {:.3}, A10 {:.3}, BM25 margin {:.3}, static agreement SA10 {:.3}, names {:.3}",
         mean(&|s| agreement(&s.b, &s.g, 50)),
         mean(&|s| agreement(&s.b, &s.g, 10)),
         mean(&|s| margin(&s.bm25)),
-        mean(&|s| static_agreement(s))
+        mean(&|s| static_agreement(s)),
+        mean(&|s| s.names[1])
     );
 }

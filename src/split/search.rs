@@ -13,7 +13,9 @@ use crate::bm25::{Bm25, Bm25Data, check_postings};
 use crate::deletes::{deletes_key, is_neighbour, query_keys};
 use crate::error::FormatProblem;
 use crate::expansion::{TermDictionary, misspelt_words, query_terms, typed_term};
-use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys};
+use crate::fusion::{
+    HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, static_weight,
+};
 use crate::index::MIN_INFLECTED_CHARS;
 use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
 use crate::query::{
@@ -649,12 +651,16 @@ impl SplitIndex {
 
     /// The cluster pieces (indices into [`SplitMeta::clusters`]) holding the IVF clusters
     /// `question` probes that are not loaded yet, ascending and distinct (none without static
-    /// embeddings).
+    /// embeddings, or when the question's names leave the static scores out:
+    /// [`crate::fusion::static_weight`]).
     ///
     /// # Errors
     /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
     pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<usize>> {
         self.require_terms(question)?;
+        if static_weight(question, 1.0, self.meta.language, self, self.n()) == 0.0 {
+            return Ok(Vec::new());
+        }
         let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
             return Ok(Vec::new());
         };
@@ -813,7 +819,14 @@ impl SplitIndex {
                 )));
             }
         }
-        let semantic = (opts.static_weight > 0.0)
+        let static_weight = static_weight(
+            question,
+            opts.static_weight,
+            self.meta.language,
+            self,
+            self.n(),
+        );
+        let semantic = (static_weight > 0.0)
             .then(|| self.static_scores(question))
             .flatten();
         // The seeds as the single file finds them, with the stored PPR vectors.
@@ -833,7 +846,7 @@ impl SplitIndex {
             pages: &self.meta.pages,
         };
         let weights = HybridWeights {
-            static_weight: opts.static_weight,
+            static_weight,
             dense_weight: 0.0,
             phrase_weight: opts.phrase_weight,
         };
