@@ -140,15 +140,17 @@ pub fn graph_share(seeds: &[(f64, &PprVector)], passages: usize) -> Vec<f64> {
 /// The question's name share at or above which [`static_weight`] leaves the static scores
 /// out: one title-case name in ten words.
 pub const NAME_SHARE_FULL: f64 = 0.1;
-/// The share of the passages above which a title-case word is too common to be a name for
-/// [`static_weight`]: a site's own name ("Python" is in half of Python's docs' passages).
-pub const COMMON_NAME_SHARE: f64 = 0.1;
+/// The most passages a title-case word may be in and still count as a name for
+/// [`static_weight`]: a name picks out a few passages (HippoRAG's node specificity, §3.2, is
+/// the inverse of that count), where a site's own name ("Python") or an API's type names
+/// (rust-doc's `Mutex` and `String` are in 341 and 5,278 of its passages) are everywhere.
+pub const MAX_NAME_PASSAGES: u32 = 100;
 
 /// The static scores' weight in the passage share of `question`: `weight` (the caller's
 /// [`crate::retriever::RetrieveOptions::static_weight`]) times `1 − clamp(s / 0.1, 0, 1)`,
 /// `s` the question's [`name_share`] ([`NAME_SHARE_FULL`]). A title-case word counts as a name
-/// when BM25 can match it: its BM25 term ([`crate::analysis::terms`] in `language`) is in
-/// `dict`, in at most [`COMMON_NAME_SHARE`] of the `passages` passages. So a question without
+/// when BM25 can match it to a few passages: its BM25 term ([`crate::analysis::terms`] in
+/// `language`) is in 1 to [`MAX_NAME_PASSAGES`] passages of `dict`. So a question without
 /// names gets the whole weight, and one with a name in ten words none. A name the site lacks
 /// (a misspelling, another product's name) leaves the weight alone: the static scores are then
 /// all that can stand in for it.
@@ -167,14 +169,12 @@ pub fn static_weight(
     weight: f64,
     language: Language,
     dict: &dyn TermDictionary,
-    passages: usize,
 ) -> f64 {
-    // A name BM25 can match: in the dictionary, and not in most passages.
+    // A name BM25 can match to a few passages.
     let matched = |w: &str| {
-        terms(w, language).first().is_some_and(|t| {
-            let df = f64::from(dict.document_frequency(t));
-            df > 0.0 && df <= COMMON_NAME_SHARE * passages as f64
-        })
+        terms(w, language)
+            .first()
+            .is_some_and(|t| (1..=MAX_NAME_PASSAGES).contains(&dict.document_frequency(t)))
     };
     let s = name_share(question, &matched);
     weight * (1.0 - (s / NAME_SHARE_FULL).clamp(0.0, 1.0))
@@ -298,16 +298,17 @@ mod tests {
     #[test]
     fn static_weight_falls_with_the_names_bm25_can_match() {
         use crate::bm25::{Bm25, Bm25Data, Bm25Params};
-        // Ten passages: "python" in all of them (too common to be a name), "collegian" in one.
-        let docs: Vec<Vec<String>> = (0..10)
+        // "python" in every passage (too common to be a name), "collegian" in one.
+        let n = MAX_NAME_PASSAGES as usize + 1;
+        let docs: Vec<Vec<String>> = (0..n)
             .map(|i| {
                 let text = if i == 0 { "Python Collegian" } else { "Python" };
                 terms(text, Language::English)
             })
             .collect();
         let data = Bm25Data::build(&docs, Language::English, Bm25Params::default());
-        let bm25 = Bm25::from_data(data, 10).unwrap();
-        let w = |q: &str| static_weight(q, 1.0, Language::English, &bm25, 10);
+        let bm25 = Bm25::from_data(data, n).unwrap();
+        let w = |q: &str| static_weight(q, 1.0, Language::English, &bm25);
         assert_eq!(w("who owned The Collegian"), 0.0);
         assert_eq!(w("how to sort a dict in Python"), 1.0);
         // A name the site lacks (a misspelling, another product) leaves the weight whole.
@@ -320,7 +321,7 @@ mod tests {
         let long = long.as_str();
         assert!((w(long) - 0.5).abs() < 1e-12, "{}", w(long));
         assert_eq!(
-            static_weight("who owned The Collegian", 0.5, Language::English, &bm25, 10),
+            static_weight("who owned The Collegian", 0.5, Language::English, &bm25),
             0.0
         );
     }

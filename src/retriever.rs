@@ -633,13 +633,9 @@ impl Retriever {
     fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
         let lexical = self.bm25_scores(q)?;
         let static_weight = match (&self.index.bm25, q.question) {
-            (Some(bm25), Some(question)) => static_weight(
-                question,
-                opts.static_weight,
-                bm25.language(),
-                bm25,
-                self.index.passages.len(),
-            ),
+            (Some(bm25), Some(question)) => {
+                static_weight(question, opts.static_weight, bm25.language(), bm25)
+            }
             _ => opts.static_weight,
         };
         let statics = if static_weight > 0.0 {

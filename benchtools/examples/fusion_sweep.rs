@@ -56,9 +56,9 @@ fn margin(v: &[f64]) -> f64 {
     }
 }
 
-/// The shares of the passages above which a title-case word is too common to be a name, tried
-/// for the static weight (`fusion::COMMON_NAME_SHARE`); the last counts every one.
-const COMMON: [f64; 4] = [0.05, 0.1, 0.2, f64::INFINITY];
+/// The passage counts above which a title-case word is too common to be a name, tried for the
+/// static weight (`fusion::MAX_NAME_PASSAGES`); the last counts every one.
+const COMMON: [f64; 4] = [10.0, 30.0, 100.0, f64::INFINITY];
 
 type Rule = (&'static str, fn(&Shares) -> f64);
 
@@ -117,7 +117,6 @@ fn main() {
             .collect()
     };
     let bm25_index = index.bm25.as_ref().expect("an index with BM25");
-    let passages = index.passages.len() as f64;
     let graph = hipporag_wasm::passage_graph::build(index);
     let inv = inverse_degrees(&graph);
     let n = index.phrases.len();
@@ -157,7 +156,6 @@ fn main() {
                     defaults.static_weight,
                     bm25_index.language(),
                     bm25_index,
-                    index.passages.len(),
                 ),
                 dense_weight: 0.0,
                 phrase_weight: None,
@@ -168,7 +166,7 @@ fn main() {
                     name_share(&q.question, &|w: &str| {
                         terms(w, bm25_index.language()).first().is_some_and(|t| {
                             let df = f64::from(bm25_index.document_frequency(t));
-                            df > 0.0 && df <= c * passages
+                            df > 0.0 && df <= c
                         })
                     })
                 }),

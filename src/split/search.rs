@@ -656,7 +656,7 @@ impl SplitIndex {
     /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
     pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<usize>> {
         self.require_terms(question)?;
-        if static_weight(question, 1.0, self.meta.language, self, self.n()) == 0.0 {
+        if static_weight(question, 1.0, self.meta.language, self) == 0.0 {
             return Ok(Vec::new());
         }
         let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
@@ -817,13 +817,7 @@ impl SplitIndex {
                 )));
             }
         }
-        let static_weight = static_weight(
-            question,
-            opts.static_weight,
-            self.meta.language,
-            self,
-            self.n(),
-        );
+        let static_weight = static_weight(question, opts.static_weight, self.meta.language, self);
         let semantic = (static_weight > 0.0)
             .then(|| self.static_scores(question))
             .flatten();
