@@ -6,7 +6,7 @@ use hipporag_wasm::analysis::Language;
 use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 use hipporag_wasm::split::{
-    ClusterRef, FragmentRange, PhraseRange, SplitIndex, SplitMeta, StaticMeta, TermRange,
+    BytePlanes, ClusterRef, FragmentRange, PhraseRange, SplitIndex, SplitMeta, StaticMeta, TermRange,
     encode_piece, tag,
 };
 
@@ -16,7 +16,7 @@ fn meta() -> SplitIndex {
         pages: vec![0, 0, 1, 2],
         bm25_params: Bm25Params::default(),
         language: Language::English,
-        length_norms: vec![3, 5, 2, 7],
+        doc_len: BytePlanes::new(&[3, 5, 2, 7]),
         stopwords: vec!["the".into()],
         statics: Some(StaticMeta {
             model: "fuzz".into(),
@@ -27,27 +27,41 @@ fn meta() -> SplitIndex {
         terms: vec![
             TermRange {
                 first: String::new(),
+                hash: [0; 8],
             },
-            TermRange { first: "m".into() },
+            TermRange {
+                first: "m".into(),
+                hash: [1; 8],
+            },
         ],
         // Piece 0 holds two of the three IVF clusters, piece 1 the third.
         clusters: vec![
             ClusterRef {
                 clusters: vec![0, 2],
+                hash: [2; 8],
             },
-            ClusterRef { clusters: vec![1] },
+            ClusterRef {
+                clusters: vec![1],
+                hash: [3; 8],
+            },
         ],
-        fragments: vec![FragmentRange { first: 0 }],
+        fragments: vec![FragmentRange {
+            first: 0,
+            hash: [4; 8],
+        }],
         phrases: 5,
         phrase_pieces: vec![
             PhraseRange {
                 first: String::new(),
+                hash: [5; 8],
             },
-            PhraseRange { first: "s".into() },
+            PhraseRange {
+                first: "s".into(),
+                hash: [6; 8],
+            },
         ],
         query_stopwords: Vec::new(),
         damping: 0.5,
-        build: [7; 8],
     };
     SplitIndex::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
 }
