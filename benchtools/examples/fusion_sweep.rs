@@ -302,6 +302,11 @@ fn main() {
             );
         }
     }
+    report("names/0.1 ≤ 100, only where the graph agrees", &|s| {
+        let b1 = with_static(s, 1.0);
+        let agrees = s.g.iter().any(|&x| x > 0.0) && graph_weight(&b1, &s.g) > 0.0;
+        mixed(s, if agrees { 1.0 - (s.names[2] / 0.1).clamp(0.0, 1.0) } else { 1.0 })
+    });
     let dev: Vec<&Shares> = shares.iter().filter(|s| s.dev).collect();
     let mean = |f: &dyn Fn(&Shares) -> f64| {
         dev.iter().map(|s| f(s)).sum::<f64>() / dev.len().max(1) as f64

@@ -27,41 +27,35 @@ fn meta() -> SplitIndex {
         terms: vec![
             TermRange {
                 first: String::new(),
-                hash: [0; 8],
             },
             TermRange {
                 first: "m".into(),
-                hash: [1; 8],
             },
         ],
         // Piece 0 holds two of the three IVF clusters, piece 1 the third.
         clusters: vec![
             ClusterRef {
                 clusters: vec![0, 2],
-                hash: [2; 8],
             },
             ClusterRef {
                 clusters: vec![1],
-                hash: [3; 8],
             },
         ],
         fragments: vec![FragmentRange {
             first: 0,
-            hash: [4; 8],
         }],
         phrases: 5,
         phrase_pieces: vec![
             PhraseRange {
                 first: String::new(),
-                hash: [5; 8],
             },
             PhraseRange {
                 first: "s".into(),
-                hash: [6; 8],
             },
         ],
         query_stopwords: Vec::new(),
         damping: 0.5,
+        build: [7; 8],
     };
     SplitIndex::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
 }
