@@ -7,7 +7,8 @@
 //! * the **passage share** `b` ([`passage_share`]): BM25's scores, or, when the index has static
 //!   word embeddings, the reciprocal-rank fusion by page of BM25's and the static scores
 //!   ([`crate::scores::page_rrf`]; a query embedding from a neural encoder joins it), normalised
-//!   to sum 1. The static scores' weight falls with the question's names ([`static_weight`]).
+//!   to sum 1. Where the graph agrees, the static scores' weight falls with the question's
+//!   names ([`hybrid_passage_share`]).
 //!   Without static embeddings, a neural encoder's dense scores (min-max scaled) are added to
 //!   BM25's at `dense_weight`.
 //! * the **graph share** `g` ([`graph_share`]): the personalized PageRank of the query's seeds
@@ -68,6 +69,9 @@ pub struct HybridWeights {
     pub dense_weight: f64,
     /// The graph weight `w` in [0, 1]; `None` decides it per query ([`graph_weight`]).
     pub phrase_weight: Option<f64>,
+    /// What the question's names leave of the static weight where the graph agrees with the
+    /// passage share ([`name_factor`]; 1 for a question without names).
+    pub name_factor: f64,
 }
 
 /// One query's hybrid ranking: a score per passage and the graph weight it was mixed with.
@@ -137,23 +141,22 @@ pub fn graph_share(seeds: &[(f64, &PprVector)], passages: usize) -> Vec<f64> {
     g
 }
 
-/// The question's name share at or above which [`static_weight`] leaves the static scores
-/// out: one title-case name in ten words.
+/// The question's name share at or above which [`name_factor`] is 0: one title-case name in
+/// ten words.
 pub const NAME_SHARE_FULL: f64 = 0.1;
 /// The most passages a title-case word may be in and still count as a name for
-/// [`static_weight`]: a name picks out a few passages (HippoRAG's node specificity, §3.2, is
+/// [`name_factor`]: a name picks out a few passages (HippoRAG's node specificity, §3.2, is
 /// the inverse of that count), where a site's own name ("Python") or an API's type names
 /// (rust-doc's `Mutex` and `String` are in 341 and 5,278 of its passages) are everywhere.
 pub const MAX_NAME_PASSAGES: u32 = 100;
 
-/// The static scores' weight in the passage share of `question`: `weight` (the caller's
-/// [`crate::retriever::RetrieveOptions::static_weight`]) times `1 − clamp(s / 0.1, 0, 1)`,
-/// `s` the question's [`name_share`] ([`NAME_SHARE_FULL`]). A title-case word counts as a name
-/// when BM25 can match it to a few passages: its BM25 term ([`crate::analysis::terms`] in
-/// `language`) is in 1 to [`MAX_NAME_PASSAGES`] passages of `dict`. So a question without
-/// names gets the whole weight, and one with a name in ten words none. A name the site lacks
-/// (a misspelling, another product's name) leaves the weight alone: the static scores are then
-/// all that can stand in for it.
+/// What `question`'s names leave of the static scores' weight: `1 − clamp(s / 0.1, 0, 1)`,
+/// `s` the question's [`name_share`] ([`NAME_SHARE_FULL`]), in [0, 1]. A title-case word
+/// counts as a name when BM25 can match it to a few passages: its BM25 term
+/// ([`crate::analysis::terms`] in `language`) is in 1 to [`MAX_NAME_PASSAGES`] passages of
+/// `dict`. A name the site lacks (a misspelling, another product's name) does not count: the
+/// static scores are then all that can stand in for it. [`hybrid_passage_share`] applies it
+/// only where the graph agrees with the text.
 ///
 /// Why: static word vectors (all-MiniLM-L6-v2's, [`crate::static_embeddings`]) bridge the
 /// vocabulary of a question about concepts and a page's ("sort a dict by value" → "sorted",
@@ -161,23 +164,39 @@ pub const MAX_NAME_PASSAGES: u32 = 100;
 /// which BM25 finds exactly and whose static vectors barely tell them apart, so the static
 /// scores only push up passages of the same kind ("founded", "owned" in any institution's
 /// article). On musique_train as a site the passage share with the static scores ranks below
-/// BM25 alone; on Python's docs it is 16 points of page R@10 above it. docs/tuning.md, "The
-/// static scores' share on multi-hop sites", has the dev-half measurements and the rules tried
-/// beside this one.
-pub fn static_weight(
-    question: &str,
-    weight: f64,
-    language: Language,
-    dict: &dyn TermDictionary,
-) -> f64 {
+/// BM25 alone; on Python's docs it is 16 points of page R@10 above it. docs/tuning.md, "A
+/// question's names leave the static scores out", has the dev-half measurements and the rules
+/// tried beside this one.
+pub fn name_factor(question: &str, language: Language, dict: &dyn TermDictionary) -> f64 {
     // A name BM25 can match to a few passages.
     let matched = |w: &str| {
         terms(w, language)
             .first()
             .is_some_and(|t| (1..=MAX_NAME_PASSAGES).contains(&dict.document_frequency(t)))
     };
-    let s = name_share(question, &matched);
-    weight * (1.0 - (s / NAME_SHARE_FULL).clamp(0.0, 1.0))
+    1.0 - (name_share(question, &matched) / NAME_SHARE_FULL).clamp(0.0, 1.0)
+}
+
+/// The passage share [`hybrid_scores`] mixes with the graph share `g`: [`passage_share`] with
+/// the caller's weights, or, when the question has names (`name_factor` < 1), static scores
+/// and a graph share, and the graph agrees with that passage share ([`graph_weight`] > 0),
+/// the passage share with the static weight times `name_factor`.
+///
+/// Why the agreement: a multi-hop question's named seeds lead the walk to passages the text
+/// signals rank too (HippoRAG's questions); an incidental name does not (a docs question "… in
+/// Django": Python's docs mention Django in 7 passages, none about the question, and the
+/// static scores are what finds its answer). Measured in docs/tuning.md.
+pub fn hybrid_passage_share(s: &PassageSignals<'_>, g: &[f64], w: &HybridWeights) -> Vec<f64> {
+    let b = passage_share(s, w);
+    let named = w.name_factor < 1.0 && w.static_weight > 0.0 && s.statics.is_some();
+    if named && g.iter().any(|&x| x > 0.0) && graph_weight(&b, g) > 0.0 {
+        let lowered = HybridWeights {
+            static_weight: w.static_weight * w.name_factor,
+            ..*w
+        };
+        return passage_share(s, &lowered);
+    }
+    b
 }
 
 /// Passages of the passage share that [`graph_weight`] counts the graph's agreement on.
@@ -223,8 +242,8 @@ pub fn hybrid_scores(
     seeds: &[(f64, &PprVector)],
     w: &HybridWeights,
 ) -> Option<HybridScores> {
-    let b = passage_share(s, w);
     let g = graph_share(seeds, s.bm25.len());
+    let b = hybrid_passage_share(s, &g, w);
     let has_b = b.iter().any(|&x| x > 0.0);
     let has_g = g.iter().any(|&x| x > 0.0);
     let weight = match (has_b, has_g) {
@@ -296,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn static_weight_falls_with_the_names_bm25_can_match() {
+    fn name_factor_falls_with_the_names_bm25_can_match() {
         use crate::bm25::{Bm25, Bm25Data, Bm25Params};
         // "python" in every passage (too common to be a name), "collegian" in one.
         let n = MAX_NAME_PASSAGES as usize + 1;
@@ -308,21 +327,67 @@ mod tests {
             .collect();
         let data = Bm25Data::build(&docs, Language::English, Bm25Params::default());
         let bm25 = Bm25::from_data(data, n).unwrap();
-        let w = |q: &str| static_weight(q, 1.0, Language::English, &bm25);
-        assert_eq!(w("who owned The Collegian"), 0.0);
-        assert_eq!(w("how to sort a dict in Python"), 1.0);
+        let f = |q: &str| name_factor(q, Language::English, &bm25);
+        assert_eq!(f("who owned The Collegian"), 0.0);
+        assert_eq!(f("how to sort a dict in Python"), 1.0);
         // A name the site lacks (a misspelling, another product) leaves the weight whole.
-        assert_eq!(w("who owned The Colegian paper"), 1.0);
+        assert_eq!(f("who owned The Colegian paper"), 1.0);
         // One name among many words lowers it in proportion: 1 of 20 words → 1 − 0.05/0.1.
         let filler: Vec<String> = (0..19)
             .map(|i| format!("x{}", (b'a' + i) as char))
             .collect();
         let long = format!("how {} Collegian", filler.join(" "));
-        let long = long.as_str();
-        assert!((w(long) - 0.5).abs() < 1e-12, "{}", w(long));
+        assert!((f(&long) - 0.5).abs() < 1e-12, "{}", f(&long));
+    }
+
+    #[test]
+    fn names_lower_the_static_weight_only_where_the_graph_agrees() {
+        // Passages 0..4 on pages 0..4. BM25 ranks 0, 1; the static scores rank 2, 3 above 1.
+        let bm25 = [3.0, 2.0, 0.0, 0.0];
+        let statics = [0.9, 0.1, 0.8, 0.7];
+        let pages = [0, 1, 2, 3];
+        let s = PassageSignals {
+            bm25: &bm25,
+            statics: Some(&statics),
+            dense: None,
+            pages: &pages,
+        };
+        let w = HybridWeights {
+            static_weight: 1.0,
+            dense_weight: 0.0,
+            phrase_weight: None,
+            name_factor: 0.0,
+        };
+        let with_statics = passage_share(
+            &s,
+            &HybridWeights {
+                name_factor: 1.0,
+                ..w
+            },
+        );
+        let bm25_alone = passage_share(
+            &s,
+            &HybridWeights {
+                static_weight: 0.0,
+                ..w
+            },
+        );
+        // The graph on BM25's passages agrees: the static scores are left out.
         assert_eq!(
-            static_weight("who owned The Collegian", 0.5, Language::English, &bm25),
-            0.0
+            hybrid_passage_share(&s, &[0.6, 0.4, 0.0, 0.0], &w),
+            bm25_alone
+        );
+        // A graph elsewhere (an incidental name's passages) does not: they stay.
+        let elsewhere = [0.0, 0.0, 0.0, 0.0];
+        assert_eq!(hybrid_passage_share(&s, &elsewhere, &w), with_statics);
+        // No names: the static scores stay whatever the graph says.
+        let no_names = HybridWeights {
+            name_factor: 1.0,
+            ..w
+        };
+        assert_eq!(
+            hybrid_passage_share(&s, &[0.6, 0.4, 0.0, 0.0], &no_names),
+            with_statics
         );
     }
 
@@ -365,6 +430,7 @@ mod tests {
         let w = HybridWeights {
             static_weight: 1.0,
             dense_weight: 0.0,
+            name_factor: 1.0,
             phrase_weight: Some(0.5),
         };
         let h = hybrid_scores(&s, &[(1.0, &v)], &w).unwrap();

@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::encoder::HASHED_NGRAM_ID;
-use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, static_weight};
+use crate::fusion::{HybridWeights, PassageSignals, entity_seeds, hybrid_scores, name_factor};
 use crate::index::Index;
 use crate::linking::{
     LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
@@ -209,7 +209,8 @@ pub struct RetrieveOptions {
     /// Hybrid, indexes with static word embeddings ([`crate::static_embeddings`]): the static
     /// scores' weight beside BM25's 1 in the reciprocal-rank fusion of the two
     /// ([`crate::scores::page_rrf`]) that makes the passage share, for a question without
-    /// names; a question's title-case words lower it ([`crate::fusion::static_weight`]).
+    /// names; a question's title-case names lower it where the graph agrees
+    /// ([`crate::fusion::hybrid_passage_share`]).
     pub static_weight: f64,
     /// Hybrid: seed only the query entities that are phrase nodes ([`entity_seeds`]), as the
     /// index in pieces does (it cannot scan every phrase embedding). `false` (the default)
@@ -632,13 +633,11 @@ impl Retriever {
     /// vectors keep only each seed's best passages).
     fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
         let lexical = self.bm25_scores(q)?;
-        let static_weight = match (&self.index.bm25, q.question) {
-            (Some(bm25), Some(question)) => {
-                static_weight(question, opts.static_weight, bm25.language(), bm25)
-            }
-            _ => opts.static_weight,
+        let name_factor = match (&self.index.bm25, q.question) {
+            (Some(bm25), Some(question)) => name_factor(question, bm25.language(), bm25),
+            _ => 1.0,
         };
-        let statics = if static_weight > 0.0 {
+        let statics = if opts.static_weight > 0.0 {
             self.static_scores(q)
         } else {
             None
@@ -681,9 +680,10 @@ impl Retriever {
             pages: &self.index.pages,
         };
         let weights = HybridWeights {
-            static_weight,
+            static_weight: opts.static_weight,
             dense_weight: opts.dense_weight,
             phrase_weight: opts.phrase_weight,
+            name_factor,
         };
         let Some(h) = hybrid_scores(&signals, &weighted, &weights) else {
             return self.dense(

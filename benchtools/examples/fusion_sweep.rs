@@ -5,8 +5,8 @@
 //! For each question it computes what `hipporag_wasm::fusion` mixes — the passage share `b`
 //! (BM25, fused by page with static scores when the index has them) and the graph share `g`
 //! (the seeds' PPR vectors, `phrase_ppr_vector`) — once, then ranks with each rule for the
-//! graph weight `w` (`(1 − w)·b + w·g`; `b` with the shipped static weight,
-//! `fusion::static_weight`), then with each rule for the static scores' share tried for
+//! graph weight `w` (`(1 − w)·b + w·g`; `b` the shipped passage share,
+//! `fusion::hybrid_passage_share`), then with each rule for the static scores' share tried for
 //! multi-hop sites (docs/tuning.md, "The static scores' share on multi-hop sites" and "A
 //! question's names leave the static scores out"; the graph weight by the default rule),
 //! and prints recall@1/2/5/10 (page recall with `--pages`) for the `dev` half (the file's `dev` split, else the even-numbered questions) and the
@@ -23,7 +23,7 @@ use hipporag_wasm::encoder::{HASHED_NGRAM_ID, HashedNgramEncoder};
 use hipporag_wasm::expansion::TermDictionary;
 use hipporag_wasm::fusion::{
     HybridWeights, MAX_GRAPH_WEIGHT, PassageSignals, RRF_DEPTH, RRF_K, agreement, entity_seeds,
-    graph_share, graph_weight, passage_share, static_weight,
+    graph_share, graph_weight, hybrid_passage_share, name_factor,
 };
 use hipporag_wasm::linking::link_entities;
 use hipporag_wasm::names::name_share;
@@ -149,17 +149,15 @@ fn main() {
                 .expect("vectors");
             let weighted: Vec<(f64, &PprVector)> =
                 seeds.iter().map(|s| s.weight).zip(&vectors).collect();
-            // The shipped passage share: the static weight lowered by the question's names.
+            // The shipped passage share: where the graph agrees, the static weight lowered by
+            // the question's names.
             let weights = HybridWeights {
-                static_weight: static_weight(
-                    &q.question,
-                    defaults.static_weight,
-                    bm25_index.language(),
-                    bm25_index,
-                ),
+                static_weight: defaults.static_weight,
                 dense_weight: 0.0,
                 phrase_weight: None,
+                name_factor: name_factor(&q.question, bm25_index.language(), bm25_index),
             };
+            let g = graph_share(&weighted, bm25.len());
             Shares {
                 dev: *dev,
                 names: COMMON.map(|c| {
@@ -171,8 +169,8 @@ fn main() {
                     })
                 }),
                 gold: q.gold.clone(),
-                b: passage_share(&signals, &weights),
-                g: graph_share(&weighted, bm25.len()),
+                b: hybrid_passage_share(&signals, &g, &weights),
+                g,
                 statics,
                 bm25,
             }
@@ -302,11 +300,21 @@ fn main() {
             );
         }
     }
-    report("names/0.1 ≤ 100, only where the graph agrees", &|s| {
-        let b1 = with_static(s, 1.0);
-        let agrees = s.g.iter().any(|&x| x > 0.0) && graph_weight(&b1, &s.g) > 0.0;
-        mixed(s, if agrees { 1.0 - (s.names[2] / 0.1).clamp(0.0, 1.0) } else { 1.0 })
-    });
+    report(
+        "names/0.1 ≤ 100, only where the graph agrees (shipped)",
+        &|s| {
+            let b1 = with_static(s, 1.0);
+            let agrees = s.g.iter().any(|&x| x > 0.0) && graph_weight(&b1, &s.g) > 0.0;
+            mixed(
+                s,
+                if agrees {
+                    1.0 - (s.names[2] / 0.1).clamp(0.0, 1.0)
+                } else {
+                    1.0
+                },
+            )
+        },
+    );
     let dev: Vec<&Shares> = shares.iter().filter(|s| s.dev).collect();
     let mean = |f: &dyn Fn(&Shares) -> f64| {
         dev.iter().map(|s| f(s)).sum::<f64>() / dev.len().max(1) as f64

@@ -14,7 +14,7 @@ use crate::deletes::{deletes_key, is_neighbour, query_keys};
 use crate::error::FormatProblem;
 use crate::expansion::{TermDictionary, misspelt_words, query_terms, typed_term};
 use crate::fusion::{
-    HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, static_weight,
+    HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, name_factor,
 };
 use crate::index::MIN_INFLECTED_CHARS;
 use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
@@ -651,16 +651,12 @@ impl SplitIndex {
 
     /// The cluster pieces (indices into [`SplitMeta::clusters`]) holding the IVF clusters
     /// `question` probes that are not loaded yet, ascending and distinct (none without static
-    /// embeddings, or when the question's names leave the static scores out:
-    /// [`crate::fusion::static_weight`]).
+    /// embeddings).
     ///
     /// # Errors
     /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
     pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<usize>> {
         self.require_terms(question)?;
-        if static_weight(question, 1.0, self.meta.language, self) == 0.0 {
-            return Ok(Vec::new());
-        }
         let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
             return Ok(Vec::new());
         };
@@ -819,8 +815,7 @@ impl SplitIndex {
                 )));
             }
         }
-        let static_weight = static_weight(question, opts.static_weight, self.meta.language, self);
-        let semantic = (static_weight > 0.0)
+        let semantic = (opts.static_weight > 0.0)
             .then(|| self.static_scores(question))
             .flatten();
         // The seeds as the single file finds them, with the stored PPR vectors.
@@ -840,9 +835,10 @@ impl SplitIndex {
             pages: &self.meta.pages,
         };
         let weights = HybridWeights {
-            static_weight,
+            static_weight: opts.static_weight,
             dense_weight: 0.0,
             phrase_weight: opts.phrase_weight,
+            name_factor: name_factor(question, self.meta.language, self),
         };
         Ok(hybrid_scores(&signals, &weighted, &weights)
             .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
