@@ -63,7 +63,7 @@ pub fn is_short_number(w: &str) -> bool {
 ///
 /// It tells a question about named things (HippoRAG's multi-hop questions: "When was the
 /// institute that owned The Collegian founded?") from one about concepts ("sort a dict by its
-/// values"); [`crate::fusion::static_weight`] uses it. Scripts without case (Chinese) give 0.
+/// values"); [`crate::fusion::name_factor`] uses it. Scripts without case (Chinese) give 0.
 pub fn name_share(question: &str, is_name: &dyn Fn(&str) -> bool) -> f64 {
     let chars: Vec<char> = question.chars().collect();
     let mut words: Vec<(String, bool)> = Vec::new();
