@@ -165,8 +165,8 @@ pub const MAX_NAME_PASSAGES: u32 = 100;
 /// scores only push up passages of the same kind ("founded", "owned" in any institution's
 /// article). On musique_train as a site the passage share with the static scores ranks below
 /// BM25 alone; on Python's docs it is 16 points of page R@10 above it. docs/tuning.md, "A
-/// question's names leave the static scores out", has the dev-half measurements and the rules
-/// tried beside this one.
+/// question's names leave the static scores out where the graph agrees", has the dev-half
+/// measurements and the rules tried beside this one.
 pub fn name_factor(question: &str, language: Language, dict: &dyn TermDictionary) -> f64 {
     // A name BM25 can match to a few passages.
     let matched = |w: &str| {
