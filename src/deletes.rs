@@ -1,11 +1,19 @@
 //! The neighbours of a misspelt word, and the deletes dictionary that finds them in the index
 //! in pieces.
 //!
-//! A misspelt query word `t` is matched to its **neighbours**: the dictionary's alphabetic
-//! words `u` one edit away (optimal string alignment distance 1: a deletion, an insertion, a
-//! substitution or a swap of neighbours, `strsim::osa_distance`) that begin with `t`'s first
-//! character ([`is_neighbour`]). Typists rarely get the first letter wrong, and a search box
-//! that matched it too would read the whole dictionary.
+//! A misspelt query word `t` is matched to its **neighbours** ([`is_neighbour`]): the
+//! dictionary's alphabetic words `u` that begin with `t`'s first character and either
+//!
+//! * are one edit away (optimal string alignment distance 1: a deletion, an insertion, a
+//!   substitution or a swap of neighbours, `strsim::osa_distance`), or
+//! * are a proper beginning of `t` of at least [`MIN_ENTRY_CHARS`] characters. A stemmer
+//!   strips only the suffixes it knows, so an edit in a word's suffix leaves it whole
+//!   ("terminaet", "permuttaions") while the dictionary holds the right word's stem ("termin",
+//!   "permut"): the stem is then a beginning of the misspelt word, and more than one edit
+//!   away from it.
+//!
+//! Typists rarely get the first letter wrong, and a search box that matched it too would read
+//! the whole dictionary.
 //!
 //! The single file scans the words beginning with that character. The index in pieces cannot:
 //! its sorted term pieces hold a key range a query fetches, and one letter's range is a
@@ -19,8 +27,8 @@
 //!   the first [`KEY_CHARS`] characters left after deleting its second or its third.
 //!
 //! Every neighbour of `t` either begins with a query key (an edit after the third character, an
-//! extra character typed among the first three, or the third and fourth swapped) or is listed
-//! under one (a character among the first three dropped or mistyped, or the second and third
+//! extra character typed among the first three, the third and fourth swapped, or a beginning of
+//! `t`) or is listed under one (a character among the first three dropped or mistyped, or the second and third
 //! swapped); the unit test checks this against the scan. So both find the same neighbours, and a
 //! misspelt word costs the pieces of three short key ranges and of three deletes-dictionary
 //! keys, and then the term pieces of the neighbours found.
@@ -82,12 +90,19 @@ pub fn entry_keys(u: &str) -> Vec<String> {
 }
 
 /// Whether `u` is a neighbour of the misspelt word `t` (module docs): alphabetic, beginning
-/// with `t`'s first character, one edit away.
+/// with `t`'s first character, and one edit away or a proper beginning of `t` of at least
+/// [`MIN_ENTRY_CHARS`] characters.
 pub fn is_neighbour(t: &str, u: &str) -> bool {
     t.chars().next().is_some()
         && t.chars().next() == u.chars().next()
         && u.chars().all(char::is_alphabetic)
-        && strsim::osa_distance(t, u) == 1
+        && (strsim::osa_distance(t, u) == 1 || is_stem_of(t, u))
+}
+
+/// Whether `u` is a proper beginning of `t` of at least [`MIN_ENTRY_CHARS`] characters: the
+/// stem a stemmer would have left, had the misspelling not hidden `t`'s suffix from it.
+fn is_stem_of(t: &str, u: &str) -> bool {
+    u.len() < t.len() && t.starts_with(u) && u.chars().count() >= MIN_ENTRY_CHARS
 }
 
 /// The key of the deletes-dictionary entries under `key` in the term pieces' key space.
@@ -148,6 +163,10 @@ mod tests {
         variants.push("pickle".into());
         variants.push("xpickle".into());
         variants.push("ipckle".into());
+        // Beginnings of four characters or more, as a stemmer leaves them ("pick"), and one
+        // too short ("pic").
+        variants.push("pick".into());
+        variants.push("pic".into());
         let words: Vec<&str> = variants.iter().map(String::as_str).collect();
         // Each variant misspelt for the others, and "pickle" for all of them.
         for t in words.iter().filter(|t| t.chars().count() >= 5) {
@@ -167,6 +186,19 @@ mod tests {
         // The first letter is kept: "ipckle" and "xpickle" are no neighbours of "pickle".
         assert!(!by_keys("pickle", &words).contains(&"xpickle".to_string()));
         assert!(!is_neighbour("pickle", "ipckle"));
+        assert!(by_keys("picklse", &words).contains(&"pick".to_string()));
+        assert!(!by_keys("picklse", &words).contains(&"pic".to_string()));
+    }
+
+    #[test]
+    fn a_stem_the_misspelt_word_begins_with_is_a_neighbour() {
+        assert!(is_neighbour("terminaet", "termin"));
+        assert!(is_neighbour("permuttaions", "permut"));
+        // Too short, not a beginning, longer, or another first letter.
+        assert!(!is_neighbour("terminaet", "ter"));
+        assert!(!is_neighbour("terminaet", "termite"));
+        assert!(!is_neighbour("termin", "terminaet"));
+        assert!(!is_neighbour("xtermin", "termin"));
     }
 
     #[test]

@@ -15,8 +15,9 @@
 //! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
 //!   is not in the dictionary, neither it nor its term a stopword, is expanded to the
 //!   [`MAX_EXPANSIONS`] most frequent of its neighbours ([`crate::deletes::is_neighbour`]:
-//!   alphabetic terms within one edit, by optimal string alignment distance, that begin with
-//!   its first character), each weighted [`FUZZY_WEIGHT`]. The index in pieces finds them
+//!   alphabetic terms that begin with its first character, within one edit by optimal string
+//!   alignment distance or a beginning of it that a stemmer would have left), each weighted
+//!   [`FUZZY_WEIGHT`]. The index in pieces finds them
 //!   through a few short key ranges and its deletes dictionary ([`crate::deletes`]).
 //!
 //! An expanded word adds to a passage's BM25 score its best alternative there,
@@ -325,6 +326,14 @@ mod tests {
                 ("sorted".to_string(), FUZZY_WEIGHT)
             ]]
         );
+    }
+
+    #[test]
+    fn a_misspelt_suffix_matches_the_stem_the_word_begins_with() {
+        // The stemmer knows no suffix "nig", so "sortnig" stays whole, three edits from
+        // "sort"; "sort" is its beginning, and "sorted" is neither.
+        let q = query_terms("sortnig a list.", Language::English, &dict(), &no_stop);
+        assert_eq!(q.expanded, [vec![("sort".to_string(), FUZZY_WEIGHT)]]);
     }
 
     #[test]
