@@ -13,7 +13,9 @@
 //!   `t₁` the most frequent completion: the likelier word the reader is typing counts more,
 //!   and none is damped as a rival of a whole word.
 //! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
-//!   is not in the dictionary, neither it nor its term a stopword, is expanded to the
+//!   is not in the dictionary, neither it nor its term a stopword, and not inside a literal
+//!   ([`literal_spans`]: between backticks or quotes, the reader's own variable or file name,
+//!   which no page spells), is expanded to the
 //!   [`MAX_EXPANSIONS`] most frequent of its neighbours ([`crate::deletes::is_neighbour`]:
 //!   alphabetic terms that begin with its first character, within one edit by optimal string
 //!   alignment distance or a beginning of it that a stemmer would have left), each weighted
@@ -29,6 +31,7 @@
 
 use crate::analysis::{Language, is_cjk, terms};
 use crate::deletes::is_neighbour;
+use crate::names::literal_spans;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Shortest term of the word being typed that is expanded to its completions, in characters.
@@ -101,6 +104,7 @@ struct Candidate {
 fn candidates(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -> Vec<Candidate> {
     let ends_in_word = question.chars().last().is_some_and(char::is_alphanumeric);
     let words: Vec<(usize, &str)> = question.unicode_word_indices().collect();
+    let literals = literal_spans(question);
     let mut out = Vec::new();
     for (k, &(at, word)) in words.iter().enumerate() {
         if word.chars().any(is_cjk) {
@@ -109,7 +113,10 @@ fn candidates(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -
         let typed = ends_in_word && k + 1 == words.len() && at + word.len() == question.len();
         let lower = word.to_lowercase();
         let alphabetic = lower.chars().all(char::is_alphabetic);
-        let fuzzy = alphabetic && lower.chars().count() >= MIN_FUZZY_CHARS && !stop(&lower);
+        // A literal is the reader's own text (a variable, a file name): no misspelt docs word.
+        let literal = literals.iter().any(|r| r.contains(&at));
+        let fuzzy =
+            alphabetic && !literal && lower.chars().count() >= MIN_FUZZY_CHARS && !stop(&lower);
         // An identifier's last part is the part being typed (`os.pa` → `pa`).
         let Some(term) = terms(word, language).pop() else {
             continue;
@@ -326,6 +333,21 @@ mod tests {
                 ("sorted".to_string(), FUZZY_WEIGHT)
             ]]
         );
+    }
+
+    #[test]
+    fn a_word_inside_a_literal_is_never_misspelt() {
+        for q in [
+            "load `pickel` module.",
+            "load 'pickel' module.",
+            "load \"pickel\" module.",
+        ] {
+            let q = query_terms(q, Language::English, &dict(), &no_stop);
+            assert!(q.expanded.is_empty(), "{q:?}");
+        }
+        // An apostrophe inside a word opens no literal.
+        let q = query_terms("don't pickel it.", Language::English, &dict(), &no_stop);
+        assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
     }
 
     #[test]
