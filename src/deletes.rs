@@ -28,8 +28,8 @@
 //!
 //! Every neighbour of `t` either begins with a query key (an edit after the third character, an
 //! extra character typed among the first three, the third and fourth swapped, or a beginning of
-//! `t`) or is listed under one (a character among the first three dropped or mistyped, or the second and third
-//! swapped); the unit test checks this against the scan. So both find the same neighbours, and a
+//! `t`) or is listed under one (a character among the first three dropped or mistyped, or the
+//! second and third swapped); the unit test checks this against the scan. So both find the same neighbours, and a
 //! misspelt word costs the pieces of three short key ranges and of three deletes-dictionary
 //! keys, and then the term pieces of the neighbours found.
 

@@ -15,11 +15,10 @@
 //! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
 //!   is not in the dictionary, neither it nor its term a stopword, and not inside a literal
 //!   ([`literal_spans`]: between backticks or quotes, the reader's own variable or file name,
-//!   which no page spells), is expanded to the
-//!   [`MAX_EXPANSIONS`] most frequent of its neighbours ([`crate::deletes::is_neighbour`]:
-//!   alphabetic terms that begin with its first character, within one edit by optimal string
-//!   alignment distance or a beginning of it that a stemmer would have left), each weighted
-//!   [`FUZZY_WEIGHT`]. The index in pieces finds them
+//!   which no page spells), is expanded to the [`MAX_EXPANSIONS`] most frequent of its
+//!   neighbours ([`crate::deletes::is_neighbour`]: alphabetic terms that begin with its first
+//!   character, within one edit by optimal string alignment distance or a beginning of it that a
+//!   stemmer would have left), each weighted [`FUZZY_WEIGHT`]. The index in pieces finds them
 //!   through a few short key ranges and its deletes dictionary ([`crate::deletes`]).
 //!
 //! An expanded word adds to a passage's BM25 score its best alternative there,
