@@ -16,13 +16,16 @@
 //!
 //! Stored ([`Bm25Data`]): the sorted term dictionary, one posting list per term (passage ids as
 //! gaps, which postcard's varints store in a byte each for most, and term frequencies), and
-//! each passage's length. Everything else (`df`, `avgdl`, the IDFs) is derived at load.
+//! each passage's length. Everything else (`df`, `avgdl`, the IDFs) is derived at load. `|p|`
+//! and `avgdl` are read through Lucene's one-byte length norm ([`crate::length_norm`]), as
+//! Lucene's BM25 reads them: within an eighth of the length, exact below 32.
 
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Language;
 use crate::error::FormatProblem;
 use crate::expansion::{QueryTerms, TermDictionary};
+use crate::length_norm::quantised;
 use crate::{Error, Result};
 
 /// BM25's free parameters.
@@ -232,15 +235,17 @@ impl Bm25 {
                 (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
             })
             .collect();
-        let total: f64 = d.doc_len.iter().map(|&l| f64::from(l)).sum();
+        // Every length as the meta piece of a site in pieces stores it, one byte
+        // (crate::length_norm), so the single file and the pieces rank the same.
+        let doc_len: Vec<u32> = d.doc_len.iter().map(|&l| quantised(l)).collect();
+        let total: f64 = doc_len.iter().map(|&l| f64::from(l)).sum();
         let avgdl = if passages == 0 {
             1.0
         } else {
             (total / n).max(1e-9)
         };
         let (k1, b) = (f64::from(d.params.k1), f64::from(d.params.b));
-        let norm = d
-            .doc_len
+        let norm = doc_len
             .iter()
             .map(|&l| (k1 * (1.0 - b + b * f64::from(l) / avgdl)) as f32)
             .collect();

@@ -100,6 +100,7 @@ pub mod excerpt;
 pub mod expansion;
 pub mod fusion;
 pub mod index;
+pub mod length_norm;
 pub mod linking;
 pub mod names;
 pub mod normalize;

@@ -6,7 +6,7 @@ use hipporag_wasm::analysis::Language;
 use hipporag_wasm::bm25::Bm25Params;
 use hipporag_wasm::retriever::{Mode, RetrieveOptions};
 use hipporag_wasm::split::{
-    BytePlanes, ClusterRef, FragmentRange, PhraseRange, SplitIndex, SplitMeta, StaticMeta, TermRange,
+    ClusterRef, FragmentRange, PhraseRange, SplitIndex, SplitMeta, StaticMeta, TermRange,
     encode_piece, tag,
 };
 
@@ -16,7 +16,7 @@ fn meta() -> SplitIndex {
         pages: vec![0, 0, 1, 2],
         bm25_params: Bm25Params::default(),
         language: Language::English,
-        doc_len: BytePlanes::new(&[3, 5, 2, 7]),
+        length_norms: vec![3, 5, 2, 7],
         stopwords: vec!["the".into()],
         statics: Some(StaticMeta {
             model: "fuzz".into(),

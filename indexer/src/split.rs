@@ -21,13 +21,14 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use hipporag_wasm::deletes::{DELETES_KEY_PREFIX, deletes_key, entry_keys};
 use hipporag_wasm::index::{Index, IndexData, passage_pages};
+use hipporag_wasm::length_norm;
 use hipporag_wasm::ppr::inverse_degrees;
 use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
 use hipporag_wasm::retriever::RetrieveOptions;
 use hipporag_wasm::split::{
-    BytePlanes, ClusterPiece, ClusterRef, FragmentRange, FrontCoded, PhrasePiece, PhraseRange,
-    PieceKind, PieceSections, SplitIndex, SplitMeta, StaticMeta, StoredTermPiece, TermPiece,
-    TermRange, build_id, encode_piece, meta_name, parse_meta_name, piece_hash, piece_name, tag,
+    ClusterPiece, ClusterRef, FragmentRange, FrontCoded, PhrasePiece, PhraseRange, PieceKind,
+    PieceSections, SplitIndex, SplitMeta, StaticMeta, StoredTermPiece, TermPiece, TermRange,
+    build_id, encode_piece, meta_name, parse_meta_name, piece_hash, piece_name, tag,
 };
 use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
@@ -408,7 +409,11 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         pages,
         bm25_params: bm25.params,
         language: bm25.language,
-        doc_len: BytePlanes::new(&bm25.doc_len),
+        length_norms: bm25
+            .doc_len
+            .iter()
+            .map(|&l| length_norm::encode(l))
+            .collect(),
         stopwords,
         statics: statics.map(|s| StaticMeta {
             model: s.model.clone(),

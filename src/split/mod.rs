@@ -57,12 +57,13 @@ use crate::{Error, Result};
 
 /// The layout of the meta, term and cluster pieces this build writes and reads (2: fragment
 /// pieces as passage ranges; 3: a term piece's keys front-coded and its posting lists stored
-/// by length, [`TermPiece`], and the meta piece's passage lengths as [`BytePlanes`]; 4: a
+/// by length, [`TermPiece`], and the meta piece's passage lengths as byte planes; 4: a
 /// cluster piece holds one IVF cluster or several small ones, [`ClusterRef`]; 5: phrase pieces,
 /// [`PhrasePiece`], and the meta piece's query stopwords and damping factor; 6: pieces named
 /// by the build id, [`piece_name`], instead of each by its own hash; 7: the deletes dictionary
-/// in the term pieces, [`TermPiece::deletes`]).
-pub const PIECE_VERSION: u32 = 7;
+/// in the term pieces, [`TermPiece::deletes`]; 8: the passage lengths as one-byte norms,
+/// [`SplitMeta::length_norms`], instead of byte planes of `u32`).
+pub const PIECE_VERSION: u32 = 8;
 
 /// Bytes of SHA-256 in the meta piece's name and in the build id.
 pub const HASH_LEN: usize = 8;
@@ -84,8 +85,10 @@ pub struct SplitMeta {
     pub bm25_params: Bm25Params,
     /// How terms were made ([`crate::analysis::terms`]).
     pub language: Language,
-    /// Indexed terms per passage (`passages` entries), BM25's `|p|`, as byte planes.
-    pub doc_len: BytePlanes,
+    /// Each passage's BM25 length `|p|` (indexed terms) as its one-byte norm
+    /// ([`crate::length_norm::encode`]; `passages` bytes): what BM25 reads of it, in the single
+    /// file too ([`crate::bm25::Bm25::from_data`]).
+    pub length_norms: Vec<u8>,
     /// The static word embeddings' dimension, IVF centroids and nprobe, when the index has them.
     pub statics: Option<StaticMeta>,
     /// Keys no piece holds that queries often have (the indexer's stopwords and their stems),
@@ -235,57 +238,6 @@ impl TermPiece {
             Ok(r) => &self.entries[self.deletes_ptr[r] as usize..self.deletes_ptr[r + 1] as usize],
             Err(_) => &[],
         }
-    }
-}
-
-/// A `u32` list stored as byte planes: the bytes `width` (1–4) its largest value needs, then the
-/// lowest byte of every value, then the next byte of every value, … (`width × n` bytes). Passage
-/// lengths are mostly under 256 terms, so the upper plane is nearly all zeros and the lower one
-/// near its entropy, where as varints their bytes interleave (on Python's docs the meta piece's
-/// lengths went from 10.8 to 8.7 KB gzipped).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BytePlanes {
-    /// Bytes per value, 1–4.
-    pub width: u8,
-    /// `width` planes of `n` bytes each, the least significant first.
-    pub planes: Vec<u8>,
-}
-
-impl BytePlanes {
-    /// `values` as byte planes.
-    pub fn new(values: &[u32]) -> Self {
-        let max = values.iter().copied().max().unwrap_or(0);
-        let width = (4 - max.leading_zeros() as usize / 8).max(1);
-        let mut planes = Vec::with_capacity(width * values.len());
-        for b in 0..width {
-            planes.extend(values.iter().map(|v| (v >> (8 * b)) as u8));
-        }
-        Self {
-            width: width as u8,
-            planes,
-        }
-    }
-
-    /// The values back.
-    ///
-    /// # Errors
-    /// A message when `width` is not 1–4 or the planes are not `width` runs of one length.
-    pub fn decode(&self) -> std::result::Result<Vec<u32>, String> {
-        let k = self.width as usize;
-        if !(1..=4).contains(&k) || self.planes.len() % k != 0 {
-            return Err(format!(
-                "{k} byte planes cannot hold {} bytes",
-                self.planes.len()
-            ));
-        }
-        let n = self.planes.len() / k;
-        Ok((0..n)
-            .map(|j| {
-                (0..k)
-                    .map(|b| u32::from(self.planes[b * n + j]) << (8 * b))
-                    .sum()
-            })
-            .collect())
     }
 }
 
@@ -689,7 +641,7 @@ impl PieceSections for SplitMeta {
             section(&gaps::Gaps(&self.pages)),
             section(&self.bm25_params),
             section(&self.language),
-            section(&self.doc_len),
+            section(&self.length_norms),
             section(&self.statics),
             section(&self.stopwords),
             section(&self.terms),
@@ -792,7 +744,7 @@ mod tests {
             pages: vec![0, 0],
             bm25_params: Bm25Params::default(),
             language: Language::Russian,
-            doc_len: BytePlanes::new(&[3, 200]),
+            length_norms: vec![3, 200],
             statics: Some(StaticMeta {
                 model: "m".into(),
                 dim: 8,
@@ -907,30 +859,6 @@ mod tests {
             TermPiece::try_from(overflow).unwrap_err(),
             "term piece lengths: the postings overflow u32"
         );
-    }
-
-    #[test]
-    fn byte_planes_round_trip_at_the_width_of_the_largest_value() {
-        for values in [
-            vec![],
-            vec![0, 0],
-            vec![3, 255],
-            vec![3, 256, 70_000],
-            vec![u32::MAX, 1],
-        ] {
-            let p = BytePlanes::new(&values);
-            assert_eq!(p.planes.len(), p.width as usize * values.len());
-            assert_eq!(p.decode(), Ok(values));
-        }
-        let p = BytePlanes::new(&[1, 2, 300]);
-        assert_eq!((p.width, p.planes), (2, vec![1, 2, 44, 0, 0, 1]));
-        for (width, len) in [(0, 0), (5, 5), (2, 3)] {
-            let bad = BytePlanes {
-                width,
-                planes: vec![0; len],
-            };
-            assert!(bad.decode().is_err(), "{bad:?}");
-        }
     }
 
     #[test]

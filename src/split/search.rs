@@ -17,6 +17,7 @@ use crate::fusion::{
     HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, name_factor,
 };
 use crate::index::MIN_INFLECTED_CHARS;
+use crate::length_norm::decode;
 use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
 use crate::query::{
     PhraseLookup, PhraseNode, extract_query_entities, is_stopword_of, phrase_lookups,
@@ -134,17 +135,14 @@ impl SplitIndex {
     ///
     /// # Errors
     /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages` or
-    /// `doc_len` do not have one entry per passage, page ids are not dense, term ranges are not
+    /// `length_norms` do not have one entry per passage, page ids are not dense, term ranges are not
     /// sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
     /// outside 1..=C, an IVF cluster is in no cluster piece or in two (or a piece's clusters are
     /// not ascending), or a passage's fragment piece is missing.
     pub fn from_meta(bytes: &[u8]) -> Result<Self> {
         let meta: SplitMeta = decode_piece(tag::META, "meta", bytes)?;
         let n = meta.passages as usize;
-        let doc_len = meta
-            .doc_len
-            .decode()
-            .map_err(|m| invalid("meta.doc_len", m))?;
+        let doc_len: Vec<u32> = meta.length_norms.iter().map(|&b| decode(b)).collect();
         if meta.pages.len() != n || doc_len.len() != n {
             return Err(invalid(
                 "meta.pages",
