@@ -4,7 +4,7 @@
 //! A length below [`EXACT_BELOW`] (24) is its own byte. A longer one is stored as a small
 //! float of its excess over 24: an exponent and the three bits after its leading one, so each
 //! step is at most 1/8 of the value (lengths 24–31 are still exact; 1,000 is stored as 984). The
-//! largest byte stands for about 1.9 × 10⁹ terms. Encoding rounds down.
+//! largest byte stands for 2,013,265,944 terms and more. Encoding rounds down.
 //!
 //! BM25 reads every length through [`quantised`] ([`crate::bm25::Bm25::from_data`]), for the
 //! single file and the index in pieces alike, so the two rank the same while the meta piece of
