@@ -17,8 +17,10 @@
 //! Stored ([`Bm25Data`]): the sorted term dictionary, one posting list per term (passage ids as
 //! gaps, which postcard's varints store in a byte each for most, and term frequencies), and
 //! each passage's length. Everything else (`df`, `avgdl`, the IDFs) is derived at load. `|p|`
-//! and `avgdl` are read through Lucene's one-byte length norm ([`crate::length_norm`]), as
-//! Lucene's BM25 reads them: within an eighth of the length, exact below 32.
+//! is read through Lucene's one-byte length norm ([`crate::length_norm`]), as Lucene's BM25
+//! reads it: within an eighth of the length, exact below 32. `avgdl` is the mean of those
+//! lengths (Lucene divides the exact total of the terms instead, a number the index in pieces
+//! would have to store besides).
 
 use serde::{Deserialize, Serialize};
 
