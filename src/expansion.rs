@@ -156,8 +156,8 @@ pub struct Misspelt {
 }
 
 /// The words of `question`, in order, that [`query_terms`] matches to their neighbours: long
-/// alphabetic words, neither they nor their terms stopwords, not the word being typed, whose
-/// term the dictionary lacks (`lacks(term)`; the index in pieces says so only once the term's
+/// alphabetic words outside literals ([`literal_spans`]), neither they nor their terms
+/// stopwords, not the word being typed, whose term the dictionary lacks (`lacks(term)`; the index in pieces says so only once the term's
 /// piece is loaded). The static query vector stands them for their neighbours too
 /// ([`crate::static_embeddings::query_vector`]).
 pub fn misspelt_words(
