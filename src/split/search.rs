@@ -135,8 +135,8 @@ impl SplitIndex {
     ///
     /// # Errors
     /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages` or
-    /// `length_norms` do not have one entry per passage, page ids are not dense, term ranges are not
-    /// sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
+    /// `length_norms` do not have one entry per passage, page ids are not dense, term ranges are
+    /// not sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
     /// outside 1..=C, an IVF cluster is in no cluster piece or in two (or a piece's clusters are
     /// not ascending), or a passage's fragment piece is missing.
     pub fn from_meta(bytes: &[u8]) -> Result<Self> {
