@@ -197,6 +197,41 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     assert_eq!(output(a.path()), before);
 }
 
+/// The rule extractor reads the site's corpus statistics, as `hipporag index` reads a corpus's:
+/// a sentence-initial word the site writes in lower case elsewhere is no phrase. When another
+/// page changes whether a word is common, the passages that hold it are extracted again, and
+/// the incremental rebuild still equals a clean build.
+#[test]
+fn corpus_statistics_reach_cached_passages() {
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let gears = r#"<html><body><main><h1 id="gears">Gears</h1><p>Currently, Gears turn the Spindle of Ada Lovelace.</p></main></body></html>"#;
+    let notes = |body: &str| {
+        format!(r#"<html><body><main><h1 id="notes">Notes</h1><p>{body}</p></main></body></html>"#)
+    };
+    let write = |dir: &Path, body: &str| {
+        std::fs::write(dir.join("gears.html"), gears).unwrap();
+        std::fs::write(dir.join("notes.html"), notes(body)).unwrap();
+    };
+    let a = tempfile::tempdir().unwrap();
+    write(a.path(), "Nothing else turns here.");
+    let first = build_site(a.path(), &enc, None, &opts(pkg.path()), &()).unwrap();
+    assert_eq!((first.passages, first.openie_cached), (2, 0));
+    // "currently" becomes a lower-case word of the site: the gears page's passage, unchanged,
+    // is extracted again ("Currently" is no longer a phrase), with the notes page's.
+    write(a.path(), "The shop is currently closed.");
+    let inc = build_site(a.path(), &enc, None, &opts(pkg.path()), &()).unwrap();
+    assert_eq!(inc.openie_cached, 0, "{inc:?}");
+    let b = tempfile::tempdir().unwrap();
+    write(b.path(), "The shop is currently closed.");
+    build_site(b.path(), &enc, None, &opts(pkg.path()), &()).unwrap();
+    assert_eq!(output(a.path()), output(b.path()));
+    // Unchanged again: both from the cache.
+    let again = build_site(a.path(), &enc, None, &opts(pkg.path()), &()).unwrap();
+    assert_eq!(again.openie_cached, 2);
+}
+
 /// A site in three languages: one index per `<html lang>`, each answering its own language.
 #[test]
 fn each_html_lang_gets_its_own_index() {

@@ -181,10 +181,16 @@ impl RuleExtractor {
     /// words (seen in lower case at least as often as capitalised after a sentence's first
     /// word), so that "Currently, …" or a heading line "Introduction" does not become a phrase.
     pub fn for_corpus(passages: &[Passage], opts: RuleOptions) -> Self {
+        Self::for_texts(passages.iter().map(|p| p.text.as_str()), opts)
+    }
+
+    /// [`RuleExtractor::for_corpus`] from the passages' texts alone (`Passage::text`, without
+    /// titles: a title is capitalised as a heading is, which says nothing of the word).
+    pub fn for_texts<'a>(texts: impl IntoIterator<Item = &'a str>, opts: RuleOptions) -> Self {
         let mut lower: HashMap<String, u32> = HashMap::new();
         let mut capital: HashMap<String, u32> = HashMap::new();
-        for p in passages {
-            for sentence in sentences(&p.text) {
+        for text in texts {
+            for sentence in sentences(text) {
                 for (k, w) in sentence.1.unicode_words().enumerate() {
                     let Some(first) = w.chars().next() else {
                         continue;
@@ -211,6 +217,35 @@ impl RuleExtractor {
             common,
             capitalised_inside,
         }
+    }
+
+    /// What the extraction of a passage whose title, headings and text are `texts` reads of the
+    /// corpus statistics: each word of the texts that starts with a capital, lowercased, that
+    /// the statistics hold (the corpus writes it in lower case as often, or, in Russian, it
+    /// capitalises it inside a sentence), distinct, sorted and tagged with the set it is in
+    /// (`"lower:"`, `"inside:"`). Two passages with the same texts and the same list give the
+    /// same document, whatever else the corpus holds: a cache of documents keyed by both stays
+    /// valid as the corpus changes (`hipporag site`'s incremental rebuilds).
+    pub fn statistics_read(&self, texts: &[&str]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if self.common.is_empty() && self.capitalised_inside.is_empty() {
+            return out;
+        }
+        for w in texts.iter().flat_map(|t| t.unicode_words()) {
+            if !w.chars().next().is_some_and(char::is_uppercase) {
+                continue;
+            }
+            let lower = w.to_lowercase();
+            if self.common.contains(&lower) {
+                out.push(format!("lower:{lower}"));
+            }
+            if self.capitalised_inside.contains(&lower) {
+                out.push(format!("inside:{lower}"));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The options in use.
@@ -1259,6 +1294,31 @@ mod tests {
             "{p:?}"
         );
         assert!(p.contains(&"Stanford"), "{p:?}");
+    }
+
+    /// A passage's document changes with the corpus only when what it reads of the corpus
+    /// statistics does.
+    #[test]
+    fn statistics_read_tells_when_a_document_may_change() {
+        let a = passage("A", "It is currently open. The introduction is short.");
+        let b = passage("B", "Introduction\nCurrently, Stanford is large.");
+        let c = passage("C", "Rivers run to the sea. The sea is large.");
+        let both = RuleExtractor::for_corpus(&[a.clone(), b.clone()], RuleOptions::default());
+        let texts = [b.title.as_str(), b.text.as_str()];
+        assert_eq!(
+            both.statistics_read(&texts),
+            ["lower:currently", "lower:introduction"]
+        );
+        // Another passage that shares none of B's capitalised words: the same list, the same
+        // document.
+        let more = RuleExtractor::for_corpus(&[a, b.clone(), c.clone()], RuleOptions::default());
+        assert_eq!(more.statistics_read(&texts), both.statistics_read(&texts));
+        assert_eq!(more.extract(&b, &[]), both.extract(&b, &[]));
+        // Without the passage that writes "currently" in lower case: another list and another
+        // document ("Currently" is a phrase again).
+        let fewer = RuleExtractor::for_corpus(&[b.clone(), c], RuleOptions::default());
+        assert_ne!(fewer.statistics_read(&texts), both.statistics_read(&texts));
+        assert_ne!(fewer.extract(&b, &[]), both.extract(&b, &[]));
     }
 
     /// Lines of the first code block of Python 3.11's library/json.html (python3.11-doc).

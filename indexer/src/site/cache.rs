@@ -1,6 +1,7 @@
 //! The site's caches in `DIR/.hipporag-cache/`: per-passage OpenIE output (the append-only
 //! JSON Lines cache of [`crate::openie::cache`], keyed by the SHA-256 of the passage's title,
-//! text, heading path and code lines) and embeddings (`vectors.<encoder>.bin`, keyed by the SHA-256 of the
+//! text, heading path and code lines, and of what its extraction reads of the site's corpus
+//! statistics) and embeddings (`vectors.<encoder>.bin`, keyed by the SHA-256 of the
 //! text, rewritten whole after each build with the texts the build encoded or reused).
 
 use std::collections::HashMap;
@@ -23,12 +24,14 @@ use hipporag_wasm::encoder::{Encoder, EncoderInfo};
 const EXTRACTOR: &str = "rules";
 /// Recorded in the OpenIE cache's `prompts` field; bump when the extraction output changes, so
 /// cached entries are not reused.
-const OPENIE_CACHE_VERSION: &str = "site-rules-v4";
+const OPENIE_CACHE_VERSION: &str = "site-rules-v5";
 
-/// The cache key of a passage's extraction: SHA-256 over the cache version, the language's
-/// code when it is not English (English keys predate languages), title, text, heading path
-/// (each length-prefixed) and code line indices.
-fn openie_key(p: &SitePassage) -> String {
+/// The cache key of a passage's extraction by `ex`: SHA-256 over the cache version, the
+/// language's code when it is not English (English keys predate languages), title, text,
+/// heading path (each length-prefixed), code line indices and what the extraction reads of
+/// the corpus statistics ([`RuleExtractor::statistics_read`]), so that a page that changes
+/// whether a word is common re-extracts the passages that hold it.
+fn openie_key(p: &SitePassage, ex: &RuleExtractor) -> String {
     let mut h = Sha256::new();
     h.update(OPENIE_CACHE_VERSION.as_bytes());
     if p.language != Language::English {
@@ -46,6 +49,14 @@ fn openie_key(p: &SitePassage) -> String {
     for &k in &p.code_lines {
         h.update((k as u64).to_le_bytes());
     }
+    let mut texts = vec![p.passage.title.as_str(), p.passage.text.as_str()];
+    texts.extend(p.headings.iter().map(String::as_str));
+    let read = ex.statistics_read(&texts);
+    h.update((read.len() as u64).to_le_bytes());
+    for w in &read {
+        h.update((w.len() as u64).to_le_bytes());
+        h.update(w.as_bytes());
+    }
     hex(&h.finalize())
 }
 
@@ -58,18 +69,28 @@ fn openie_key(p: &SitePassage) -> String {
 pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDoc>, usize)> {
     let (mut cache, loaded) = Cache::open(path, EXTRACTOR, OPENIE_CACHE_VERSION)?;
     // Docs headings: page names as topics, no question or heading-path nodes; one extractor
-    // per language.
+    // per language, with the corpus statistics of the site's passages in that language, as
+    // `hipporag index` reads a corpus ([`RuleExtractor::for_corpus`]): a sentence-initial
+    // "Published" or "Currently" is no phrase node.
     let ex = Language::ALL.map(|language| {
-        RuleExtractor::new(RuleOptions {
-            docs_headings: true,
-            language,
-            ..Default::default()
-        })
+        let texts = site
+            .iter()
+            .filter(|p| p.language == language)
+            .map(|p| p.passage.text.as_str());
+        RuleExtractor::for_texts(
+            texts,
+            RuleOptions {
+                docs_headings: true,
+                language,
+                ..Default::default()
+            },
+        )
     });
     let mut reused = 0;
     let mut docs = Vec::with_capacity(site.len());
     for (i, p) in site.iter().enumerate() {
-        let key = openie_key(p);
+        let ex = &ex[p.language.ordinal()];
+        let key = openie_key(p, ex);
         let doc = match loaded.records.get(&key) {
             Some(r) => {
                 reused += 1;
@@ -82,8 +103,7 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
             }
             None => {
                 let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
-                let doc =
-                    ex[p.language.ordinal()].extract_with_code(&p.passage, &heads, &p.code_lines);
+                let doc = ex.extract_with_code(&p.passage, &heads, &p.code_lines);
                 cache.append(&CacheRecord {
                     hash: key,
                     model: EXTRACTOR.into(),

@@ -24,10 +24,13 @@
 //! sibling directory and renamed over the old one:
 //! a failed build leaves the previous `_hipporag/` as it was.
 //!
-//! **Incremental rebuilds** ([`cache`]). Extraction runs the rule extractor without corpus
-//! statistics, so a passage's OpenIE output depends on its own text and heading path only; it is
-//! cached in `DIR/.hipporag-cache/openie.jsonl` (the append-only cache of
-//! [`crate::openie::cache`]) under the SHA-256 of both. Embeddings are cached in
+//! **Incremental rebuilds** ([`cache`]). Extraction runs the rule extractor with the site's
+//! corpus statistics (which words the site writes in lower case: a sentence-initial
+//! "Currently" is no phrase node), as `hipporag index` does. A passage's OpenIE output depends
+//! on its own text and heading path and on what it reads of those statistics
+//! ([`crate::openie::rules::RuleExtractor::statistics_read`]); it is cached in
+//! `DIR/.hipporag-cache/openie.jsonl` (the append-only cache of [`crate::openie::cache`]) under
+//! the SHA-256 of all three. Embeddings are cached in
 //! `DIR/.hipporag-cache/vectors.<encoder>.bin` under the SHA-256 of the text, static word
 //! vectors in `words.<encoder>.bin`. A rebuild reuses
 //! every unchanged passage's entry and gives the same bytes as a clean build (tested).
