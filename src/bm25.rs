@@ -84,55 +84,90 @@ pub struct Bm25 {
 
 impl Bm25Data {
     /// Builds the inverted index of `docs`, one term list per passage (already analysed and
-    /// stopword-free). Deterministic.
+    /// stopword-free). Deterministic: [`Bm25Builder`] fed each passage in order.
     pub fn build(docs: &[Vec<String>], language: Language, params: Bm25Params) -> Self {
-        // The distinct terms first, then sorted: sorting every occurrence (tens of millions on
-        // a large site) took most of the build's BM25 stage.
-        let mut distinct: Vec<&str> = docs
-            .iter()
-            .flatten()
-            .map(String::as_str)
-            .collect::<std::collections::HashSet<&str>>()
-            .into_iter()
-            .collect();
-        distinct.sort_unstable();
-        let mut postings: Vec<Vec<(u32, u32)>> = vec![Vec::new(); distinct.len()];
-        let mut doc_len = Vec::with_capacity(docs.len());
-        let mut ids: Vec<usize> = Vec::new();
-        for (p, doc) in docs.iter().enumerate() {
-            doc_len.push(doc.len() as u32);
-            ids.clear();
-            ids.extend(doc.iter().map(|t| {
-                distinct
-                    .binary_search(&t.as_str())
-                    .expect("every term is in the dictionary")
-            }));
-            ids.sort_unstable();
-            for run in ids.chunk_by(|a, b| a == b) {
-                postings[run[0]].push((p as u32, run.len() as u32));
-            }
+        let mut b = Bm25Builder::default();
+        for doc in docs {
+            b.add(doc);
         }
-        let terms: Vec<String> = distinct.into_iter().map(str::to_string).collect();
-        let mut ptr = Vec::with_capacity(terms.len() + 1);
-        let (mut gaps, mut tf) = (Vec::new(), Vec::new());
+        b.finish(language, params)
+    }
+}
+
+/// Builds a [`Bm25Data`] one passage at a time, so that a corpus' term lists need not all be
+/// held at once (a large site's are gigabytes as strings): each term gets an id when first
+/// seen, each passage adds its postings, and [`Bm25Builder::finish`] sorts the dictionary.
+/// The same passages in the same order give the same [`Bm25Data`] as [`Bm25Data::build`].
+#[derive(Debug, Default)]
+pub struct Bm25Builder {
+    ids: std::collections::HashMap<String, u32>,
+    /// Terms by id (first-seen order).
+    terms: Vec<String>,
+    /// Postings `(passage, tf)` by term id, in passage order.
+    postings: Vec<Vec<(u32, u32)>>,
+    doc_len: Vec<u32>,
+    scratch: Vec<u32>,
+}
+
+impl Bm25Builder {
+    /// Adds the next passage (id = the passages added before it), given its terms (analysed
+    /// and stopword-free, in any order; repeats count towards the term frequency).
+    pub fn add<S: AsRef<str>>(&mut self, terms: &[S]) {
+        let p = self.doc_len.len() as u32;
+        self.doc_len.push(terms.len() as u32);
+        self.scratch.clear();
+        for t in terms {
+            let t = t.as_ref();
+            let id = match self.ids.get(t) {
+                Some(&id) => id,
+                None => {
+                    let id = self.terms.len() as u32;
+                    self.ids.insert(t.to_string(), id);
+                    self.terms.push(t.to_string());
+                    self.postings.push(Vec::new());
+                    id
+                }
+            };
+            self.scratch.push(id);
+        }
+        self.scratch.sort_unstable();
+        for run in self.scratch.chunk_by(|a, b| a == b) {
+            self.postings[run[0] as usize].push((p, run.len() as u32));
+        }
+    }
+
+    /// The index of the passages added, its dictionary sorted.
+    pub fn finish(self, language: Language, params: Bm25Params) -> Bm25Data {
+        drop(self.ids);
+        let mut order: Vec<u32> = (0..self.terms.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.terms[a as usize].cmp(&self.terms[b as usize]));
+        let mut ptr = Vec::with_capacity(order.len() + 1);
+        let total: usize = self.postings.iter().map(Vec::len).sum();
+        let (mut gaps, mut tf) = (Vec::with_capacity(total), Vec::with_capacity(total));
         ptr.push(0);
-        for list in &postings {
+        for &id in &order {
             let mut prev = 0;
-            for &(p, f) in list {
+            for &(p, f) in &self.postings[id as usize] {
                 gaps.push(p - prev);
                 tf.push(f);
                 prev = p;
             }
             ptr.push(gaps.len() as u32);
         }
-        Self {
+        drop(self.postings);
+        let mut terms: Vec<Option<String>> = self.terms.into_iter().map(Some).collect();
+        let terms = order
+            .iter()
+            .map(|&id| terms[id as usize].take().expect("each id once"))
+            .collect();
+        Bm25Data {
             params,
             language,
             terms,
             ptr,
             gaps,
             tf,
-            doc_len,
+            doc_len: self.doc_len,
         }
     }
 }

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use hipporag_wasm::analysis::{Language, terms};
-use hipporag_wasm::bm25::{Bm25Data, Bm25Params};
+use hipporag_wasm::bm25::{Bm25Builder, Bm25Data, Bm25Params};
 use hipporag_wasm::index::Passage;
 
 /// How many times a passage's title terms count in its term frequencies (a page title or
@@ -99,11 +99,20 @@ pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) ->
     out
 }
 
-/// Builds the BM25 index of `passages` (deterministic; the passages' terms in parallel).
+/// Passages whose terms [`build`] analyses at once (in parallel) before adding them.
+const BUILD_CHUNK: usize = 4096;
+
+/// Builds the BM25 index of `passages` (deterministic; the passages' terms in parallel, a
+/// chunk of [`BUILD_CHUNK`] at a time, so that only one chunk's term lists are held).
 pub fn build(passages: &[Passage], language: Language, params: Bm25Params) -> Bm25Data {
     let stop = stopword_terms(language);
-    let docs = crate::parallel::map(passages, |p| passage_terms(p, language, &stop));
-    Bm25Data::build(&docs, language, params)
+    let mut builder = Bm25Builder::default();
+    for chunk in passages.chunks(BUILD_CHUNK) {
+        for doc in crate::parallel::map(chunk, |p| passage_terms(p, language, &stop)) {
+            builder.add(&doc);
+        }
+    }
+    builder.finish(language, params)
 }
 
 #[cfg(test)]
@@ -124,5 +133,33 @@ mod tests {
                 "pickl", "modul", "pickl", "modul", "pickl", "modul", "serial", "object"
             ]
         );
+    }
+
+    /// Chunk by chunk, with the term lists analysed in parallel, gives the index of all the
+    /// term lists at once.
+    #[test]
+    fn built_in_chunks_as_at_once() {
+        let words = [
+            "gear", "spindle", "engine", "Lovelace", "turns", "module", "the",
+        ];
+        let passages: Vec<Passage> = (0..BUILD_CHUNK * 2 + 17)
+            .map(|i| Passage {
+                title: format!("Page {}", i % 97),
+                text: (0..i % 13 + 1)
+                    .map(|k| words[(i * 7 + k * 3) % words.len()])
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                url: None,
+            })
+            .collect();
+        let stop = stopword_terms(Language::English);
+        let all: Vec<Vec<String>> = passages
+            .iter()
+            .map(|p| passage_terms(p, Language::English, &stop))
+            .collect();
+        let params = Bm25Params::default();
+        let chunked = build(&passages, Language::English, params);
+        assert_eq!(chunked, Bm25Data::build(&all, Language::English, params));
+        assert_eq!(chunked.doc_len.len(), passages.len());
     }
 }

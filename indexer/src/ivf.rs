@@ -128,9 +128,11 @@ impl Centroids {
             near.truncate(keep);
         }
         let by = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // (From an iterator over `near`, not its buffer: an in-place collect would keep all
+        // `k` slots allocated in every returned vector.)
         let mut r: Vec<(f32, u32)> = near
-            .into_iter()
-            .map(|(_, c)| (dot(u, &self.vectors[c as usize]), c))
+            .iter()
+            .map(|&(_, c)| (dot(u, &self.vectors[c as usize]), c))
             .collect();
         if r.len() > m {
             r.select_nth_unstable_by(m, by);
@@ -255,7 +257,13 @@ fn bounded_assignment(
     centroids: &Centroids,
     cap: usize,
 ) -> Vec<u32> {
-    let near = |i: usize| centroids.nearest(&units[i], packed.get(i), ASSIGNMENT_CANDIDATES);
+    // Every passage's candidates are held at once: each list at its length (on Debian's
+    // rust-doc, lists that kept the 901 centroids' slots took a gigabyte).
+    let near = |i: usize| {
+        let mut r = centroids.nearest(&units[i], packed.get(i), ASSIGNMENT_CANDIDATES);
+        r.shrink_to_fit();
+        r
+    };
     let candidates = parallel::map_range(units.len(), near);
     let mut pairs: Vec<(f32, u32, u32)> = candidates
         .iter()

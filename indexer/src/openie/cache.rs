@@ -132,6 +132,24 @@ impl Cache {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Replaces the cache file with `records` alone, one line each in this order (atomically:
+    /// a failed write leaves the old file). `hipporag site` compacts its cache this way to the
+    /// passages of the build, so that edits and extractor versions do not grow it without
+    /// bound.
+    ///
+    /// # Errors
+    /// [`Error::Io`] naming the cache file.
+    pub fn rewrite(self, records: &[&CacheRecord]) -> Result<()> {
+        let mut bytes = Vec::new();
+        for r in records {
+            serde_json::to_writer(&mut bytes, r).expect("a record serialises");
+            bytes.push(b'\n');
+        }
+        let path = self.path;
+        drop(self.file);
+        crate::files::write_atomic(&path, &bytes)
+    }
 }
 
 #[cfg(test)]

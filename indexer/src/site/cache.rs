@@ -2,9 +2,10 @@
 //! JSON Lines cache of [`crate::openie::cache`], keyed by the SHA-256 of the passage's title,
 //! text, heading path and code lines, and of what its extraction reads of the site's corpus
 //! statistics) and embeddings (`vectors.<encoder>.bin`, keyed by the SHA-256 of the
-//! text, rewritten whole after each build with the texts the build encoded or reused).
+//! text, rewritten whole after each build with the texts the build encoded or reused; not for
+//! the hashed n-gram encoder, [`VectorCache`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,7 +19,7 @@ use crate::openie::OpenIeDoc;
 use crate::openie::cache::{Cache, CacheRecord};
 use crate::openie::rules::{RuleExtractor, RuleOptions};
 use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::{Encoder, EncoderInfo};
+use hipporag_wasm::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID};
 
 /// The extractor recorded in the OpenIE cache's `model` field.
 const EXTRACTOR: &str = "rules";
@@ -61,8 +62,10 @@ fn openie_key(p: &SitePassage, ex: &RuleExtractor) -> String {
 }
 
 /// The rule extractor's document for every passage, from the cache at `path` when it holds
-/// the passage and extracted (and appended to it) otherwise. Returns the documents (`idx` set)
-/// and how many came from the cache.
+/// the passage and extracted (and appended to it) otherwise. When the file held anything else
+/// (records of passages no longer on the site, of another extractor version, damaged lines),
+/// it is rewritten with this build's records alone ([`Cache::rewrite`]). Returns the
+/// documents (`idx` set) and how many came from the cache.
 ///
 /// # Errors
 /// [`crate::Error::Io`] when the cache cannot be read or appended to.
@@ -88,10 +91,17 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
     });
     let mut reused = 0;
     let mut docs = Vec::with_capacity(site.len());
+    // This build's keys in order, once each, and the records it extracted.
+    let mut used: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut fresh: HashMap<String, CacheRecord> = HashMap::new();
     for (i, p) in site.iter().enumerate() {
         let ex = &ex[p.language.ordinal()];
         let key = openie_key(p, ex);
-        let doc = match loaded.records.get(&key) {
+        if seen.insert(key.clone()) {
+            used.push(key.clone());
+        }
+        let doc = match loaded.records.get(&key).or_else(|| fresh.get(&key)) {
             Some(r) => {
                 reused += 1;
                 OpenIeDoc {
@@ -104,8 +114,8 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
             None => {
                 let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
                 let doc = ex.extract_with_code(&p.passage, &heads, &p.code_lines);
-                cache.append(&CacheRecord {
-                    hash: key,
+                let record = CacheRecord {
+                    hash: key.clone(),
                     model: EXTRACTOR.into(),
                     prompts: OPENIE_CACHE_VERSION.into(),
                     entities: doc.extracted_entities.clone(),
@@ -113,7 +123,9 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
                     tokens: 0,
                     repaired: false,
                     malformed_triples: 0,
-                })?;
+                };
+                cache.append(&record)?;
+                fresh.insert(key, record);
                 doc
             }
         };
@@ -122,13 +134,31 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
             ..doc
         });
     }
+    let stale = loaded.other_model > 0
+        || !loaded.damaged_lines.is_empty()
+        || loaded.records.keys().any(|k| !seen.contains(k));
+    if stale {
+        let records: Vec<&CacheRecord> = used
+            .iter()
+            .filter_map(|k| fresh.get(k).or_else(|| loaded.records.get(k)))
+            .collect();
+        cache.rewrite(&records)?;
+    }
     Ok((docs, reused))
 }
 
 /// An encoder that answers from (and records into) a cache keyed by SHA-256 of the text.
+///
+/// The built-in hashed n-gram encoder ([`HASHED_NGRAM_ID`]) is not cached: it is a pure
+/// function of the text that computes faster than its cache reads (Debian's rust-doc: 330,419
+/// texts in about 0.5 s, against a 509 MB cache file read, hashed and written again on every
+/// build, and held in memory through it). Its texts count as encoded, and a cache file left by
+/// an earlier build is removed.
 pub struct VectorCache<'a> {
     inner: &'a dyn Encoder,
     path: PathBuf,
+    /// Whether vectors are stored (every encoder but the hashed n-gram one).
+    store: bool,
     cache: Mutex<HashMap<[u8; 32], Vec<f32>>>,
     hits: AtomicUsize,
     misses: AtomicUsize,
@@ -148,25 +178,37 @@ impl<'a> VectorCache<'a> {
             "{name}.{}.bin",
             super::html::slug(&encoder.info().id)
         ));
+        let store = encoder.info().id != HASHED_NGRAM_ID;
         let cache = std::fs::read(&path)
             .ok()
+            .filter(|_| store)
             .and_then(|b| postcard::from_bytes::<Vec<([u8; 32], Vec<f32>)>>(&b).ok())
             .map(|v| v.into_iter().collect())
             .unwrap_or_default();
         Self {
             inner: encoder,
             path,
+            store,
             cache: Mutex::new(cache),
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
         }
     }
 
-    /// Writes the cache (atomically); returns (texts answered from it, texts encoded).
+    /// Writes the cache (atomically; for the hashed n-gram encoder, removes any cache file
+    /// instead); returns (texts answered from it, texts encoded).
     ///
     /// # Errors
     /// [`crate::Error::Io`] naming the cache file.
     pub fn save(self) -> Result<(usize, usize)> {
+        if !self.store {
+            match std::fs::remove_file(&self.path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(crate::Error::io(&self.path, e)),
+            }
+            return Ok((self.hits.into_inner(), self.misses.into_inner()));
+        }
         let cache = self.cache.into_inner().expect("cache lock");
         let mut rows: Vec<(&[u8; 32], &Vec<f32>)> = cache.iter().collect();
         rows.sort_by_key(|(k, _)| **k);
@@ -182,6 +224,10 @@ impl Encoder for VectorCache<'_> {
     }
 
     fn encode(&self, texts: &[&str]) -> hipporag_wasm::Result<Vec<f32>> {
+        if !self.store {
+            self.misses.fetch_add(texts.len(), Ordering::Relaxed);
+            return self.inner.encode(texts);
+        }
         let dim = self.inner.info().dim as usize;
         let keys: Vec<[u8; 32]> = texts
             .iter()
