@@ -140,10 +140,10 @@ impl Cache {
     ///
     /// # Errors
     /// [`Error::Io`] naming the cache file.
-    pub fn rewrite(self, records: &[&CacheRecord]) -> Result<()> {
+    pub fn rewrite(self, records: impl IntoIterator<Item = CacheRecord>) -> Result<()> {
         let mut bytes = Vec::new();
         for r in records {
-            serde_json::to_writer(&mut bytes, r).expect("a record serialises");
+            serde_json::to_writer(&mut bytes, &r).expect("a record serialises");
             bytes.push(b'\n');
         }
         let path = self.path;

@@ -5,7 +5,7 @@
 //! text, rewritten whole after each build with the texts the build encoded or reused; not for
 //! the hashed n-gram encoder, [`VectorCache`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -90,59 +90,61 @@ pub fn extract_cached(site: &[SitePassage], path: &Path) -> Result<(Vec<OpenIeDo
         )
     });
     let mut reused = 0;
-    let mut docs = Vec::with_capacity(site.len());
-    // This build's keys in order, once each, and the records it extracted.
-    let mut used: Vec<String> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut fresh: HashMap<String, CacheRecord> = HashMap::new();
+    let mut docs: Vec<OpenIeDoc> = Vec::with_capacity(site.len());
+    // A cached record moves into its passage's document (the cache's records and the documents
+    // are each hundreds of megabytes on a large site); a passage whose key came before (a
+    // duplicated page) copies that passage's document, and counts as reused when that one
+    // was. `first`: each key's first passage, and whether it came from the cache.
+    let mut records = loaded.records;
+    let mut first: HashMap<String, (usize, bool)> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let record = |hash: String, doc: &OpenIeDoc| CacheRecord {
+        hash,
+        model: EXTRACTOR.into(),
+        prompts: OPENIE_CACHE_VERSION.into(),
+        entities: doc.extracted_entities.clone(),
+        triples: doc.extracted_triples.clone(),
+        tokens: 0,
+        repaired: false,
+        malformed_triples: 0,
+    };
     for (i, p) in site.iter().enumerate() {
         let ex = &ex[p.language.ordinal()];
         let key = openie_key(p, ex);
-        if seen.insert(key.clone()) {
-            used.push(key.clone());
-        }
-        let doc = match loaded.records.get(&key).or_else(|| fresh.get(&key)) {
-            Some(r) => {
-                reused += 1;
-                OpenIeDoc {
-                    idx: None,
-                    passage: p.passage.indexed_text(),
-                    extracted_entities: r.entities.clone(),
-                    extracted_triples: r.triples.clone(),
-                }
-            }
-            None => {
-                let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
-                let doc = ex.extract_with_code(&p.passage, &heads, &p.code_lines);
-                let record = CacheRecord {
-                    hash: key.clone(),
-                    model: EXTRACTOR.into(),
-                    prompts: OPENIE_CACHE_VERSION.into(),
-                    entities: doc.extracted_entities.clone(),
-                    triples: doc.extracted_triples.clone(),
-                    tokens: 0,
-                    repaired: false,
-                    malformed_triples: 0,
-                };
-                cache.append(&record)?;
-                fresh.insert(key, record);
-                doc
-            }
+        let (entities, triples, cached) = if let Some(&(j, cached)) = first.get(&key) {
+            let d: &OpenIeDoc = &docs[j];
+            (
+                d.extracted_entities.clone(),
+                d.extracted_triples.clone(),
+                cached,
+            )
+        } else if let Some(r) = records.remove(&key) {
+            (r.entities, r.triples, true)
+        } else {
+            let heads: Vec<&str> = p.headings.iter().skip(1).map(String::as_str).collect();
+            let doc = ex.extract_with_code(&p.passage, &heads, &p.code_lines);
+            cache.append(&record(key.clone(), &doc))?;
+            (doc.extracted_entities, doc.extracted_triples, false)
         };
+        reused += usize::from(cached);
+        if !first.contains_key(&key) {
+            first.insert(key.clone(), (i, cached));
+            order.push(key);
+        }
         docs.push(OpenIeDoc {
             idx: Some(i),
-            ..doc
+            passage: p.passage.indexed_text(),
+            extracted_entities: entities,
+            extracted_triples: triples,
         });
     }
-    let stale = loaded.other_model > 0
-        || !loaded.damaged_lines.is_empty()
-        || loaded.records.keys().any(|k| !seen.contains(k));
-    if stale {
-        let records: Vec<&CacheRecord> = used
-            .iter()
-            .filter_map(|k| fresh.get(k).or_else(|| loaded.records.get(k)))
-            .collect();
-        cache.rewrite(&records)?;
+    // Records left over are of passages no longer on the site.
+    if loaded.other_model > 0 || !loaded.damaged_lines.is_empty() || !records.is_empty() {
+        drop(records);
+        cache.rewrite(order.into_iter().map(|k| {
+            let j = first[&k].0;
+            record(k, &docs[j])
+        }))?;
     }
     Ok((docs, reused))
 }
