@@ -100,7 +100,7 @@ pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) ->
 }
 
 /// Passages whose terms [`build`] analyses at once (in parallel) before adding them.
-const BUILD_CHUNK: usize = 4096;
+pub const BUILD_CHUNK: usize = 4096;
 
 /// Builds the BM25 index of `passages` (deterministic; the passages' terms in parallel, a
 /// chunk of [`BUILD_CHUNK`] at a time, so that only one chunk's term lists are held).
