@@ -31,6 +31,7 @@
 use crate::analysis::{Language, is_cjk, terms};
 use crate::deletes::is_neighbour;
 use crate::names::literal_spans;
+use crate::static_embeddings::StaticVocabulary;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Shortest term of the word being typed that is expanded to its completions, in characters.
@@ -176,6 +177,25 @@ pub fn misspelt_words(
         .collect()
 }
 
+/// The BM25 terms of the static words one edit from the misspelt `word`
+/// ([`StaticVocabulary::neighbours`]), in word order, once each. The index in pieces loads
+/// their term pieces ([`crate::split::SplitIndex::missing_term_pieces`]).
+pub fn word_neighbour_terms(
+    word: &str,
+    language: Language,
+    words: &dyn StaticVocabulary,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    words.neighbours(word, &mut |w, _, _| {
+        if let Some(t) = terms(w, language).pop()
+            && !out.contains(&t)
+        {
+            out.push(t);
+        }
+    });
+    out
+}
+
 /// The `MAX_EXPANSIONS` most frequent of `found` (term, df, weight), then in term order.
 fn most_frequent(mut found: Vec<(String, u32, f64)>) -> Vec<(String, f64)> {
     found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -188,10 +208,16 @@ fn most_frequent(mut found: Vec<(String, u32, f64)>) -> Vec<(String, f64)> {
 /// The BM25 query of `question` in `language` over `dict` (see the module docs): its
 /// [`terms`], with the word being typed and the long words the dictionary lacks expanded.
 /// `stop` tells a stopword (normalised, lowercase), which is never matched within one edit.
+/// With the index's static words (`words`, [`StaticVocabulary`]: words as written, not stems),
+/// a misspelt word's neighbours also include the BM25 term of each word of the vocabulary one
+/// edit from it as typed: a stemmer rewrites a word's end ("directory" → "directori",
+/// "separators" → "separ"), so a misspelling there ("directoyr", "sgparators") is more than
+/// one edit from the stem.
 pub fn query_terms(
     question: &str,
     language: Language,
     dict: &dyn TermDictionary,
+    words: Option<&dyn StaticVocabulary>,
     stop: &dyn Fn(&str) -> bool,
 ) -> QueryTerms {
     let mut exact = terms(question, language);
@@ -231,6 +257,12 @@ pub fn query_terms(
             dict.neighbours(&c.term, &mut |t, df| {
                 found.push((t.to_string(), df, FUZZY_WEIGHT));
             });
+            for t in words.map_or_else(Vec::new, |v| word_neighbour_terms(&c.word, language, v)) {
+                if !found.iter().any(|f| f.0 == t) && dict.has_term(&t) {
+                    let df = dict.document_frequency(&t);
+                    found.push((t, df, FUZZY_WEIGHT));
+                }
+            }
             let alternatives = most_frequent(found);
             if !alternatives.is_empty() {
                 expanded.push(alternatives);
@@ -277,7 +309,7 @@ mod tests {
 
     #[test]
     fn the_word_being_typed_matches_its_completions_and_itself_first() {
-        let q = query_terms("sort a dict", Language::English, &dict(), &no_stop);
+        let q = query_terms("sort a dict", Language::English, &dict(), None, &no_stop);
         assert_eq!(q.exact, ["sort", "a"]);
         assert_eq!(
             q.expanded,
@@ -287,11 +319,11 @@ mod tests {
             ]]
         );
         // A space ends the word: nothing is expanded.
-        let q = query_terms("sort a dict ", Language::English, &dict(), &no_stop);
+        let q = query_terms("sort a dict ", Language::English, &dict(), None, &no_stop);
         assert_eq!(q.exact, ["sort", "a", "dict"]);
         assert!(q.expanded.is_empty());
         // "Zanzi" finds "Zanzibar", which it begins.
-        let q = query_terms("Zanzi", Language::English, &dict(), &no_stop);
+        let q = query_terms("Zanzi", Language::English, &dict(), None, &no_stop);
         assert_eq!(q.expanded, [vec![("zanzibar".to_string(), 1.0)]]);
     }
 
@@ -299,7 +331,7 @@ mod tests {
     fn a_word_no_term_ends_weighs_its_completions_by_frequency() {
         // "sor" is no term: "sort" (df 50) and "sorted" (df 20) are what the reader may be
         // typing, the more frequent weighing more.
-        let q = query_terms("how to sor", Language::English, &dict(), &no_stop);
+        let q = query_terms("how to sor", Language::English, &dict(), None, &no_stop);
         assert_eq!(
             q.expanded,
             [vec![
@@ -313,18 +345,22 @@ mod tests {
     fn a_misspelt_long_word_matches_terms_one_edit_away() {
         // A substitution, and a swap among the first three characters ("pcikle" → "pcikl",
         // one edit from "pickl"), are found; a changed first letter is not.
-        let q = query_terms("pickel module.", Language::English, &dict(), &no_stop);
+        let q = query_terms("pickel module.", Language::English, &dict(), None, &no_stop);
         assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
-        let q = query_terms("pcikle module.", Language::English, &dict(), &no_stop);
+        let q = query_terms("pcikle module.", Language::English, &dict(), None, &no_stop);
         assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
-        let q = query_terms("ipckle module.", Language::English, &dict(), &no_stop);
+        let q = query_terms("ipckle module.", Language::English, &dict(), None, &no_stop);
         assert!(q.expanded.is_empty());
         // A stopword and a short word are never matched within one edit.
-        let q = query_terms("pickel?", Language::English, &dict(), &|w| w == "pickel");
+        let q = query_terms("pickel?", Language::English, &dict(), None, &|w| {
+            w == "pickel"
+        });
         assert!(q.expanded.is_empty());
-        let q = query_terms("pickle?", Language::English, &dict(), &|w| w == "pick");
+        let q = query_terms("pickle?", Language::English, &dict(), None, &|w| {
+            w == "pick"
+        });
         assert!(q.expanded.is_empty(), "a word the dictionary has: {q:?}");
-        let q = query_terms("sortd.", Language::English, &dict(), &no_stop);
+        let q = query_terms("sortd.", Language::English, &dict(), None, &no_stop);
         assert_eq!(
             q.expanded,
             [vec![
@@ -341,11 +377,17 @@ mod tests {
             "load 'pickel' module.",
             "load \"pickel\" module.",
         ] {
-            let q = query_terms(q, Language::English, &dict(), &no_stop);
+            let q = query_terms(q, Language::English, &dict(), None, &no_stop);
             assert!(q.expanded.is_empty(), "{q:?}");
         }
         // An apostrophe inside a word opens no literal.
-        let q = query_terms("don't pickel it.", Language::English, &dict(), &no_stop);
+        let q = query_terms(
+            "don't pickel it.",
+            Language::English,
+            &dict(),
+            None,
+            &no_stop,
+        );
         assert_eq!(q.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
     }
 
@@ -353,8 +395,74 @@ mod tests {
     fn a_misspelt_suffix_matches_the_stem_the_word_begins_with() {
         // The stemmer knows no suffix "nig", so "sortnig" stays whole, three edits from
         // "sort"; "sort" is its beginning, and "sorted" is neither.
-        let q = query_terms("sortnig a list.", Language::English, &dict(), &no_stop);
+        let q = query_terms(
+            "sortnig a list.",
+            Language::English,
+            &dict(),
+            None,
+            &no_stop,
+        );
         assert_eq!(q.expanded, [vec![("sort".to_string(), FUZZY_WEIGHT)]]);
+    }
+
+    /// Static words as written, with the dictionary's stems beside them.
+    struct Words(Vec<&'static str>);
+
+    impl StaticVocabulary for Words {
+        fn dim(&self) -> usize {
+            8
+        }
+        fn passages(&self) -> usize {
+            100
+        }
+        fn word(&self, word: &str) -> Option<(&[u8], u32)> {
+            self.0.contains(&word).then_some((&[0u8][..], 1))
+        }
+        fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+            for w in &self.0 {
+                if w.starts_with(prefix) {
+                    f(w, &[0u8], 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_misspelt_end_matches_the_stem_of_the_word_one_edit_away() {
+        // "directory" is stemmed "directori": "directoyr" is two edits from the stem but one
+        // from the word as written, which the static vocabulary holds. Without it only
+        // "director" is found (a beginning of the misspelt word).
+        let d = Dict(vec![("director", 3), ("directori", 9), ("separ", 5)]);
+        let words = Words(vec!["director", "directory", "separate", "separators"]);
+        let q = query_terms("find the directoyr.", Language::English, &d, None, &no_stop);
+        assert_eq!(q.expanded, [vec![("director".to_string(), FUZZY_WEIGHT)]]);
+        let with = |question: &str| {
+            query_terms(question, Language::English, &d, Some(&words), &no_stop).expanded
+        };
+        assert_eq!(
+            with("find the directoyr."),
+            [vec![
+                ("director".to_string(), FUZZY_WEIGHT),
+                ("directori".to_string(), FUZZY_WEIGHT)
+            ]]
+        );
+        let q = query_terms(
+            "thousands sgparators.",
+            Language::English,
+            &d,
+            None,
+            &no_stop,
+        );
+        assert!(q.expanded.is_empty(), "{q:?}");
+        // From the first letter on, as the dictionary's own neighbours: "sgparators".
+        assert_eq!(
+            with("thousands sgparators."),
+            [vec![("separ".to_string(), FUZZY_WEIGHT)]]
+        );
+        assert_eq!(
+            word_neighbour_terms("sgparators", Language::English, &words),
+            ["separ"]
+        );
     }
 
     #[test]

@@ -572,7 +572,12 @@ impl Retriever {
         };
         let index = &self.index;
         let stop = |t: &str| crate::query::is_stopword_of(index, t);
-        let query = crate::expansion::query_terms(question, bm25.language(), bm25, &stop);
+        let words = self
+            .index
+            .static_embeddings
+            .as_ref()
+            .map(|s| s as &dyn crate::static_embeddings::StaticVocabulary);
+        let query = crate::expansion::query_terms(question, bm25.language(), bm25, words, &stop);
         Ok(bm25.expanded_scores(&query, self.index.passages.len()))
     }
 

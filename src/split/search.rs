@@ -12,7 +12,9 @@ use crate::analysis::{Language, terms};
 use crate::bm25::{Bm25, Bm25Data, check_postings};
 use crate::deletes::{deletes_key, is_neighbour, query_keys};
 use crate::error::FormatProblem;
-use crate::expansion::{TermDictionary, misspelt_words, query_terms, typed_term};
+use crate::expansion::{
+    TermDictionary, misspelt_words, query_terms, typed_term, word_neighbour_terms,
+};
 use crate::fusion::{
     HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, name_factor,
 };
@@ -85,8 +87,9 @@ fn no_postings(meta: &SplitMeta, doc_len: &[u32]) -> Bm25Data {
 }
 
 /// Rounds of [`SplitIndex::missing_term_pieces`] a query needs at most: the query's own keys,
-/// then a misspelt word's key ranges and deletes keys, then the neighbours listed there.
-pub const TERM_PIECE_ROUNDS: usize = 3;
+/// then a misspelt word's key ranges and deletes keys, then the neighbours listed there, then
+/// the BM25 terms of its static neighbours ([`crate::expansion::word_neighbour_terms`]).
+pub const TERM_PIECE_ROUNDS: usize = 4;
 
 /// The meta piece, checked, with the term and cluster pieces loaded so far.
 ///
@@ -274,8 +277,8 @@ impl SplitIndex {
     ///
     /// * the word being typed: the pieces of its key range ([`typed_term`], [`typed_word`]);
     /// * a misspelt word ([`misspelt_words`]): the key ranges of its query keys, the pieces of
-    ///   its deletes-dictionary keys ([`crate::deletes`]), and the pieces of the neighbours
-    ///   listed there.
+    ///   its deletes-dictionary keys ([`crate::deletes`]), the pieces of the neighbours
+    ///   listed there, and those of its static neighbours' BM25 terms.
     ///
     /// A range is read [`MAX_RANGE_PIECES`] pieces at most. A misspelt word is known only once
     /// its own term piece is loaded, and its listed neighbours once its deletes keys' pieces
@@ -306,6 +309,13 @@ impl SplitIndex {
                 .is_some_and(|i| self.terms.contains_key(&i) && !self.has_term(t))
         };
         for m in misspelt_words(question, language, &stop, &lacks) {
+            // The BM25 terms of its static neighbours ([`word_neighbour_terms`]), once those
+            // neighbours' pieces are loaded.
+            if self.meta.statics.is_some() {
+                for t in word_neighbour_terms(&m.word, language, self) {
+                    out.extend(self.term_piece_of(&t));
+                }
+            }
             let mut misspelt = vec![m.term];
             if self.meta.statics.is_some() && m.word != misspelt[0] {
                 misspelt.push(m.word);
@@ -779,7 +789,12 @@ impl SplitIndex {
             ));
         }
         let stop = |t: &str| is_stopword_of(self, t);
-        let query = query_terms(question, self.meta.language, self, &stop);
+        let words = self
+            .meta
+            .statics
+            .as_ref()
+            .map(|_| self as &dyn StaticVocabulary);
+        let query = query_terms(question, self.meta.language, self, words, &stop);
         let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
         // The query's terms as a small inverted index over every passage: the same lists,
         // lengths and IDFs as the single file's, summed in the same order (ascending term).

@@ -112,9 +112,10 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
         terms(),
         ...[...index.missingPhrasePieces(question)].map(async (i) => index.addPhrasePiece(i, await load(index.phrasePieceName(i)))),
       ]);
-      // A misspelt word is known once its own term piece is loaded, and its neighbours (terms
-      // one edit away) once its deletes keys' pieces are: two more rounds at most, usually none.
-      for (let round = 0; round < 2 && index.missingTermPieces(question).length > 0; round++) await terms();
+      // A misspelt word is known once its own term piece is loaded, its neighbours (terms one
+      // edit away) once its deletes keys' pieces are, and its static neighbours' BM25 terms
+      // after those: three more rounds at most, usually none (TERM_PIECE_ROUNDS in Rust).
+      for (let round = 0; round < 3 && index.missingTermPieces(question).length > 0; round++) await terms();
       await Promise.all(
         [...index.missingClusterPieces(question)].map(async (c) => index.addClusterPiece(c, await load(index.clusterPieceName(c)))),
       );
