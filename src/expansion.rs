@@ -18,8 +18,10 @@
 //!   which no page spells), is expanded to the [`MAX_EXPANSIONS`] most frequent of its
 //!   neighbours ([`crate::deletes::is_neighbour`]: alphabetic terms that begin with its first
 //!   character, within one edit by optimal string alignment distance or a beginning of it that a
-//!   stemmer would have left), each weighted [`FUZZY_WEIGHT`]. The index in pieces finds them
-//!   through a few short key ranges and its deletes dictionary ([`crate::deletes`]).
+//!   stemmer would have left; and, where the index has static words, the terms of the words
+//!   one edit from it as written, [`word_neighbour_terms`]), each weighted [`FUZZY_WEIGHT`].
+//!   The index in pieces finds them through a few short key ranges and its deletes dictionary
+//!   ([`crate::deletes`]).
 //!
 //! An expanded word adds to a passage's BM25 score its best alternative there,
 //! `max_t w_t · bm25_t(p)` ([`crate::bm25::Bm25::expanded_scores`]), so completions of one word
