@@ -129,8 +129,8 @@ pub fn build(
     drop(passage_codes);
     progress.advance(passages.len() as u64);
     progress.finish();
-    // The per-passage word counts are done with: freed before the k-means, the build's peak
-    // on a large site (Debian's rust-doc: a map per passage for 203,321 passages).
+    // The per-passage word counts are done with: freed before the k-means (a map per passage,
+    // 203,321 of them on Debian's rust-doc).
     let words: Vec<String> = vocab.iter().map(|w| w.to_string()).collect();
     let df: Vec<u32> = df.values().copied().collect();
     drop(vocab);
