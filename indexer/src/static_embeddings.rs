@@ -63,7 +63,15 @@ pub fn nprobe(c: usize) -> usize {
     }
 }
 
-/// Encodes the vocabulary of `passages` with `encoder` (in batches of `batch`) and returns the
+/// Words per encoder call of the site's build ([`build`]'s `batch`). A sentence encoder pads
+/// each of its forward passes to the longest text in it; MiniLM sorts a call's texts by token
+/// count before it cuts them into passes, so calls of alphabetically sorted words that are
+/// large enough hold passes of nearly equal lengths. Large enough for that, small enough for
+/// the progress line to move every few seconds (docs/benchmarks.md, "MiniLM over the words
+/// in larger calls", has the times).
+pub const WORDS_PER_CALL: usize = 4096;
+
+/// Encodes the vocabulary of `passages` with `encoder` (in calls of `batch` words) and returns the
 /// static word embeddings: word sign rows, passage codes and their IVF clusters. Words in
 /// `stopwords` (lowercase; [`crate::bm25::stopwords`]) get no vector: on the CoNaLa splits of
 /// Python's docs leaving them out raised page recall@10 (dev 0.607 → 0.639, test 0.645 →

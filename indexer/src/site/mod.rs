@@ -425,7 +425,7 @@ pub fn build_site(
                 &data.passages,
                 words,
                 &crate::bm25::stopwords(*language),
-                opts.build.batch_size,
+                crate::static_embeddings::WORDS_PER_CALL,
                 progress,
             )?;
             report.static_words = s.words.len();
