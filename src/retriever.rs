@@ -314,6 +314,9 @@ pub struct RetrieveResult {
     /// PPR work: Gauss–Seidel sweeps or forward pushes ([`crate::ppr::PprResult::steps`]);
     /// 0 for dense ranking.
     pub ppr_steps: u32,
+    /// The damping factor of the ranking's personalized PageRank (the request's
+    /// [`RetrieveOptions::damping`]); 0 for a ranking without a walk (`bm25`, `dense`).
+    pub damping: f64,
 }
 
 /// A loaded index plus the per-graph constants retrieval needs.
@@ -448,6 +451,7 @@ impl Retriever {
                     top_phrases: Vec::new(),
                     passages: ranked(&self.index, &top, None, 0),
                     ppr_steps: 0,
+                    damping: 0.0,
                 })
             }
             Mode::Hybrid => self.hybrid(q, opts),
@@ -465,6 +469,7 @@ impl Retriever {
                     top_phrases: top_phrases(&self.index, &ppr.scores, opts.top_phrases),
                     passages: ranked(&self.index, &top, Some(&ppr.scores), opts.contributions),
                     ppr_steps: ppr.steps(),
+                    damping: opts.damping,
                     facts: p.facts,
                     seeds: p.seeds,
                 })
@@ -724,6 +729,7 @@ impl Retriever {
                 .map_or_else(Vec::new, |w| top_phrases(&self.index, w, opts.top_phrases)),
             passages: ranked(&self.index, &top, walked, opts.contributions),
             ppr_steps: walk.as_ref().map_or(0, PprResult::steps),
+            damping: opts.damping,
             seeds,
         })
     }
@@ -814,6 +820,7 @@ impl Retriever {
             top_phrases: Vec::new(),
             passages: ranked(&self.index, &top, None, 0),
             ppr_steps: 0,
+            damping: 0.0,
         })
     }
 }

@@ -74,6 +74,8 @@ export interface RetrieveResult {
   passages: RankedPassage[];
   /** PPR work: Gauss–Seidel sweeps (exact) or forward pushes (push); 0 for dense ranking. */
   pprSteps: number;
+  /** The damping factor of the ranking's personalized PageRank (the request's); 0 for bm25 and dense. */
+  damping: number;
 }
 /** A triple of the index: subject and object are phrase ids. */
 export interface Fact { subject: number; relation: string; object: number; }

@@ -87,6 +87,7 @@ fn multi_hop_through_a_shared_phrase() {
     assert_eq!(*ids.last().unwrap(), 3, "{ids:?}");
     assert!(ids[..2].contains(&0) && ids[..3].contains(&1), "{ids:?}");
     assert!(!res.passages[0].contributions.is_empty());
+    assert_eq!(res.damping, RetrieveOptions::default().damping);
     assert_eq!(
         res.passages[0].url.as_deref(),
         Some(format!("/p{}#x", ids[0]).as_str())
@@ -109,6 +110,7 @@ fn no_entity_falls_back_to_dense_or_errors() {
     let res = r.retrieve(&q, &RetrieveOptions::default()).unwrap();
     assert_eq!(res.mode, Mode::Dense);
     assert!(res.fallback.is_some());
+    assert_eq!(res.damping, 0.0, "a dense ranking walks no graph");
     assert_eq!(res.passages[0].id, 3);
     let none = QueryInput::default();
     assert!(matches!(

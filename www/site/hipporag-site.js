@@ -166,7 +166,7 @@ export async function search(query, { topK = 8, mode } = {}) {
   const opts = own ? { topK: topK * 8, ...defaults } : { topK: topK * 8, mode };
   const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
   if (model && !model.ready && lexicalMode) {
-    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", opts.damping, excerptOf(rag, query));
+    const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", excerptOf(rag, query));
     lean.refined = model.error
       ? Promise.resolve(null)
       : model.load().then(
@@ -178,7 +178,7 @@ export async function search(query, { topK = 8, mode } = {}) {
         );
     return lean;
   }
-  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", opts.damping, excerptOf(rag, query));
+  return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", excerptOf(rag, query));
 }
 
 /** A result's excerpt segments for `query` from the single file's retriever (src/excerpt.rs). */
@@ -227,10 +227,10 @@ function shapePieces(query, res, mode, topK) {
 
 /**
  * The site's view of a HippoRAG.search() result: one result per page, `topK` of them.
- * `damping` is the one the search ran with (undefined: the retriever's default, HippoRAG's 0.5);
+ * Its `damping` is the one the search ran with (`res.damping`, the retriever's);
  * `excerpt(text)` gives a result's excerpt segments.
  */
-function shape(query, res, topK, tier, damping = 0.5, excerpt = (text) => [text]) {
+function shape(query, res, topK, tier, excerpt = (text) => [text]) {
   const pages = new Set();
   const passages = res.passages
     .filter((p) => {
@@ -246,7 +246,7 @@ function shape(query, res, topK, tier, damping = 0.5, excerpt = (text) => [text]
     tier,
     refined: null,
     fallback: res.fallback ?? null,
-    damping,
+    damping: res.damping,
     explanation: { entities: res.entities, seeds: res.seeds, facts: res.facts, topPhrases: res.topPhrases },
     timings: res.timings,
     results: passages.map((p) => ({
