@@ -11,7 +11,8 @@
 //!   and a whole word still ranks first. When the dictionary lacks `s` itself (no word ends
 //!   there, so the reader is still typing), completion `t` is weighted `√(df(t) / df(t₁))`,
 //!   `t₁` the most frequent completion: the likelier word the reader is typing counts more,
-//!   and none is damped as a rival of a whole word.
+//!   and none is damped as a rival of a whole word. When no term begins with `s` and the word
+//!   is long enough to be misspelt, it is matched as a misspelt word instead (below).
 //! * **A word the dictionary lacks.** A word of at least [`MIN_FUZZY_CHARS`] letters whose term
 //!   is not in the dictionary, neither it nor its term a stopword, and not inside a literal
 //!   ([`literal_spans`]: between backticks or quotes, the reader's own variable or file name,
@@ -64,6 +65,12 @@ pub trait TermDictionary {
             }
         });
         df
+    }
+    /// Whether a term other than `term` begins with it: the word being typed has a completion.
+    fn has_completion(&self, term: &str) -> bool {
+        let mut any = false;
+        self.terms_with_prefix(term, &mut |t, _| any |= t != term);
+        any
     }
     /// Calls `f(term, document frequency)` for every neighbour of the misspelt term `term`
     /// ([`crate::deletes::is_neighbour`]), in term order. By default, from the terms beginning
@@ -160,18 +167,23 @@ pub struct Misspelt {
 
 /// The words of `question`, in order, that [`query_terms`] matches to their neighbours: long
 /// alphabetic words outside literals ([`literal_spans`]), neither they nor their terms
-/// stopwords, not the word being typed, whose term the dictionary lacks (`lacks(term)`; the index in pieces says so only once the term's
-/// piece is loaded). The static query vector stands them for their neighbours too
+/// stopwords, whose term the dictionary lacks (`lacks(term)`; the index in pieces says so only
+/// once the term's piece is loaded). The word being typed is one of them only when no term
+/// begins with its term either (`uncompleted(term)`; the index in pieces says so once the
+/// pieces of the term's key range are loaded): a reader who typed "importlfb" has no
+/// completion to be offered, so the word is taken as written whole and misspelt, as it would
+/// be with a space after it. The static query vector stands them for their neighbours too
 /// ([`crate::static_embeddings::query_vector`]).
 pub fn misspelt_words(
     question: &str,
     language: Language,
     stop: &dyn Fn(&str) -> bool,
     lacks: &dyn Fn(&str) -> bool,
+    uncompleted: &dyn Fn(&str) -> bool,
 ) -> Vec<Misspelt> {
     candidates(question, language, stop)
         .into_iter()
-        .filter(|c| c.fuzzy && !c.typed && lacks(&c.term))
+        .filter(|c| c.fuzzy && lacks(&c.term) && (!c.typed || uncompleted(&c.term)))
         .map(|c| Misspelt {
             word: c.word,
             term: c.term,
@@ -225,7 +237,11 @@ pub fn query_terms(
     let mut exact = terms(question, language);
     let mut expanded = Vec::new();
     for c in candidates(question, language, stop) {
-        if c.typed {
+        // The word being typed with neither itself nor a completion in the dictionary is
+        // matched as a misspelt word ([`misspelt_words`]).
+        let misspelt_typed =
+            c.typed && c.fuzzy && !dict.has_term(&c.term) && !dict.has_completion(&c.term);
+        if c.typed && !misspelt_typed {
             let s = c.term.as_str();
             let len = s.chars().count() as f64;
             let mut found = Vec::new();
@@ -471,7 +487,13 @@ mod tests {
     fn misspelt_words_are_the_long_words_the_dictionary_lacks() {
         // The dictionary has "modul" and lacks "pickel"; "dic" is being typed.
         let lacks = |t: &str| t != "modul";
-        let m = misspelt_words("Pickel module dic", Language::English, &no_stop, &lacks);
+        let m = misspelt_words(
+            "Pickel module dic",
+            Language::English,
+            &no_stop,
+            &lacks,
+            &|_| false,
+        );
         assert_eq!(
             m,
             [Misspelt {
@@ -481,7 +503,40 @@ mod tests {
         );
         // Unknown whether the dictionary has the word: none yet.
         assert!(
-            misspelt_words("pickel module.", Language::English, &no_stop, &|_| false).is_empty()
+            misspelt_words(
+                "pickel module.",
+                Language::English,
+                &no_stop,
+                &|_| false,
+                &|_| false
+            )
+            .is_empty()
         );
+        // The word being typed is misspelt only once no term is known to begin with it.
+        let typed = |uncompleted: &dyn Fn(&str) -> bool| {
+            misspelt_words(
+                "module pickel",
+                Language::English,
+                &no_stop,
+                &lacks,
+                uncompleted,
+            )
+        };
+        assert!(typed(&|_| false).is_empty());
+        assert_eq!(typed(&|t| t == "pickel")[0].term, "pickel");
+    }
+
+    #[test]
+    fn a_typed_word_nothing_begins_is_matched_within_one_edit() {
+        // "pickel" is typed (no space after it), and no term begins with it: its neighbour
+        // "pickl" is what the reader meant, as it would be after a space.
+        let typed = query_terms("load a pickel", Language::English, &dict(), None, &no_stop);
+        let ended = query_terms("load a pickel.", Language::English, &dict(), None, &no_stop);
+        assert_eq!(typed.expanded, [vec![("pickl".to_string(), FUZZY_WEIGHT)]]);
+        assert_eq!(typed.expanded, ended.expanded);
+        // A typed word that some term begins is completed, not corrected: "dictio" →
+        // "dictionari" alone, not its neighbour "dict".
+        let q = query_terms("sort a dictio", Language::English, &dict(), None, &no_stop);
+        assert_eq!(q.expanded, [vec![("dictionari".to_string(), 1.0)]]);
     }
 }

@@ -778,10 +778,18 @@ impl Retriever {
         let misspelt: Vec<String> = match &index.bm25 {
             Some(bm25) => {
                 let lacks = |t: &str| bm25.term_id(t).is_none();
-                crate::expansion::misspelt_words(question, bm25.language(), &stop, &lacks)
-                    .into_iter()
-                    .map(|m| m.word)
-                    .collect()
+                let uncompleted =
+                    |t: &str| !crate::expansion::TermDictionary::has_completion(bm25, t);
+                crate::expansion::misspelt_words(
+                    question,
+                    bm25.language(),
+                    &stop,
+                    &lacks,
+                    &uncompleted,
+                )
+                .into_iter()
+                .map(|m| m.word)
+                .collect()
             }
             None => Vec::new(),
         };

@@ -269,7 +269,8 @@ pub fn typed_word(text: &str) -> Option<String> {
 /// BM25 still matches the same words, [`crate::expansion`]):
 ///
 /// * **the word being typed** ([`typed_word`]) stands for the [`MAX_EXPANSIONS`] most
-///   frequent words it begins;
+///   frequent words it begins (when it begins none and is one of `misspelt`, for its
+///   neighbours, as below);
 /// * **a misspelt word** (one of `misspelt`: the words BM25 matches to their neighbours,
 ///   [`crate::expansion::misspelt_words`]) stands for the [`MAX_EXPANSIONS`] most frequent of
 ///   its neighbours in the vocabulary ([`StaticVocabulary::neighbours`]).
@@ -304,7 +305,10 @@ pub fn query_vector(
             vocabulary.words_with_prefix(w, &mut |_, row, df| {
                 found.push((row, df, found.len()));
             });
-        } else if misspelt.contains(w) {
+        }
+        // A misspelt word; the word being typed is one only when BM25's dictionary has no
+        // completion of it ([`crate::expansion::misspelt_words`]).
+        if found.is_empty() && misspelt.contains(w) {
             vocabulary.neighbours(w, &mut |_, row, df| {
                 found.push((row, df, found.len()));
             });

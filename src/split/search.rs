@@ -308,7 +308,14 @@ impl SplitIndex {
             self.term_piece_of(t)
                 .is_some_and(|i| self.terms.contains_key(&i) && !self.has_term(t))
         };
-        for m in misspelt_words(question, language, &stop, &lacks) {
+        // Whether no term begins with `t`, once the pieces of its key range are loaded.
+        let uncompleted = |t: &str| {
+            self.range_pieces(t)
+                .iter()
+                .all(|i| self.terms.contains_key(i))
+                && !self.has_completion(t)
+        };
+        for m in misspelt_words(question, language, &stop, &lacks, &uncompleted) {
             // The BM25 terms of its static neighbours ([`word_neighbour_terms`]), once those
             // neighbours' pieces are loaded.
             if self.meta.statics.is_some() {
@@ -650,10 +657,12 @@ impl SplitIndex {
         self.meta.statics.as_ref()?;
         let stop = |t: &str| is_stopword_of(self, t);
         let lacks = |t: &str| !self.has_term(t);
-        let misspelt: Vec<String> = misspelt_words(question, self.meta.language, &stop, &lacks)
-            .into_iter()
-            .map(|m| m.word)
-            .collect();
+        let uncompleted = |t: &str| !self.has_completion(t);
+        let misspelt: Vec<String> =
+            misspelt_words(question, self.meta.language, &stop, &lacks, &uncompleted)
+                .into_iter()
+                .map(|m| m.word)
+                .collect();
         query_vector(question, self, &misspelt)
     }
 
