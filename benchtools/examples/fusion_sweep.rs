@@ -86,6 +86,15 @@ const RULES: &[Rule] = &[
     ("0.9·clamp((A50 − 0.3)/0.3)", |s| {
         0.9 * ((agreement(&s.b, &s.g, 50) - 0.3) / 0.3).clamp(0.0, 1.0)
     }),
+    ("default · clamp((0.6 − BM25 margin)/0.3)", |s| {
+        graph_weight(&s.b, &s.g) * ((0.6 - margin(&s.bm25)) / 0.3).clamp(0.0, 1.0)
+    }),
+    ("default · clamp((0.7 − BM25 margin)/0.3)", |s| {
+        graph_weight(&s.b, &s.g) * ((0.7 - margin(&s.bm25)) / 0.3).clamp(0.0, 1.0)
+    }),
+    ("default · clamp((0.8 − BM25 margin)/0.4)", |s| {
+        graph_weight(&s.b, &s.g) * ((0.8 - margin(&s.bm25)) / 0.4).clamp(0.0, 1.0)
+    }),
 ];
 
 fn main() {
