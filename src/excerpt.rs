@@ -1,9 +1,10 @@
 //! Query-centred excerpts: the window of a passage that holds the most of the query's terms,
 //! with those words marked, as a search result shows it (Pagefind's excerpt with `<mark>`).
 //!
-//! A word of the passage is marked when one of its BM25 [`terms`] is one of the question's, or
-//! begins with the term of the word being typed ([`crate::expansion::typed_term`]), and the BM25
-//! dictionary has it: stopwords, which it lacks, are never marked. The window is [`EXCERPT_WORDS`] words long (Pagefind's default excerpt length) and
+//! A word of the passage is marked when one of its BM25 [`terms`] is one of the question's, one
+//! a misspelt word of it was matched to, or begins with the term of the word being typed
+//! ([`crate::expansion::typed_term`]), and the BM25 dictionary has it: stopwords, which it
+//! lacks, are never marked. The window is [`EXCERPT_WORDS`] words long (Pagefind's default excerpt length) and
 //! starts at the first word of the run of that many that holds the most distinct query terms,
 //! the earliest on a tie.
 
@@ -21,16 +22,20 @@ pub const EXCERPT_WORDS: usize = 30;
 /// for …"]`. Whitespace runs are folded to one space; a cut end has `…`. The segments are plain
 /// text (the caller escapes them, or makes text nodes of them). `indexed` tells whether the
 /// BM25 dictionary has a term ([`crate::expansion::TermDictionary::has_term`]): only those are
-/// marked.
+/// marked. `expanded` is the question's expanded words' alternatives
+/// ([`crate::expansion::QueryTerms::expanded`]): a misspelt word's neighbours are marked as the
+/// question's own terms ("charaters" marks "characters").
 pub fn excerpt(
     text: &str,
     question: &str,
     language: Language,
     indexed: &dyn Fn(&str) -> bool,
+    expanded: &[Vec<(String, f64)>],
 ) -> Vec<String> {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let wanted: BTreeSet<String> = terms(question, language)
         .into_iter()
+        .chain(expanded.iter().flatten().map(|(t, _)| t.clone()))
         .filter(|t| indexed(t))
         .collect();
     let typed = typed_term(question, language);
@@ -101,7 +106,13 @@ mod tests {
         let text =
             "The json module   encodes objects. Encoding a dict to JSON is done with json.dumps.";
         assert_eq!(
-            excerpt(text, "encode dict in json", Language::English, &indexed),
+            excerpt(
+                text,
+                "encode dict in json",
+                Language::English,
+                &indexed,
+                &[]
+            ),
             [
                 "The ",
                 "json",
@@ -119,19 +130,29 @@ mod tests {
             ]
         );
         // "dic" being typed marks "dict"; "dic " (a finished word) does not.
-        let marked = excerpt(text, "dic", Language::English, &indexed);
+        let marked = excerpt(text, "dic", Language::English, &indexed, &[]);
         assert_eq!(
             marked.iter().skip(1).step_by(2).collect::<Vec<_>>(),
             ["dict"]
         );
-        assert_eq!(excerpt(text, "dic ", Language::English, &indexed).len(), 1);
+        assert_eq!(
+            excerpt(text, "dic ", Language::English, &indexed, &[]).len(),
+            1
+        );
+        // A misspelt word marks the terms it was matched to ("encdoe" → "encod").
+        let expanded = [vec![("encod".to_string(), 1.0)]];
+        let marked = excerpt(text, "encdoe dict", Language::English, &indexed, &expanded);
+        assert_eq!(
+            marked.iter().skip(1).step_by(2).collect::<Vec<_>>(),
+            ["encodes", "Encoding", "dict"]
+        );
     }
 
     #[test]
     fn the_window_is_where_the_query_terms_are() {
         let filler = "word ".repeat(100);
         let text = format!("{filler}the pickle module serialises objects {filler}");
-        let segments = excerpt(&text, "pickle objects", Language::English, &indexed);
+        let segments = excerpt(&text, "pickle objects", Language::English, &indexed, &[]);
         let joined = segments.concat();
         assert!(joined.starts_with('…') && joined.ends_with('…'), "{joined}");
         assert_eq!(joined.split_whitespace().count(), EXCERPT_WORDS, "{joined}");
@@ -142,7 +163,7 @@ mod tests {
         // Markup in the text stays text: the segments are the text's own characters.
         let hostile = "<img src=x onerror=alert(1)> pickle";
         assert_eq!(
-            excerpt(hostile, "pickle", Language::English, &indexed),
+            excerpt(hostile, "pickle", Language::English, &indexed, &[]),
             ["<img src=x onerror=alert(1)> ", "pickle", ""]
         );
     }

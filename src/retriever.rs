@@ -556,7 +556,28 @@ impl Retriever {
                 .as_ref()
                 .is_none_or(|b| b.term_id(t).is_some())
         };
-        crate::excerpt::excerpt(text, question, language, &indexed)
+        let expanded = self
+            .index
+            .bm25
+            .as_ref()
+            .map(|bm25| self.query_terms(bm25, question).expanded)
+            .unwrap_or_default();
+        crate::excerpt::excerpt(text, question, language, &indexed, &expanded)
+    }
+
+    /// `question`'s BM25 query over `bm25`, the index's ([`crate::expansion::query_terms`]).
+    fn query_terms(
+        &self,
+        bm25: &crate::bm25::Bm25,
+        question: &str,
+    ) -> crate::expansion::QueryTerms {
+        let index = &self.index;
+        let stop = |t: &str| crate::query::is_stopword_of(index, t);
+        let words = index
+            .static_embeddings
+            .as_ref()
+            .map(|s| s as &dyn crate::static_embeddings::StaticVocabulary);
+        crate::expansion::query_terms(question, bm25.language(), bm25, words, &stop)
     }
 
     /// BM25 scores of every passage for the question of `q`, with the word being typed and
@@ -575,14 +596,7 @@ impl Retriever {
                 "bm25 and hybrid modes need the question".into(),
             ));
         };
-        let index = &self.index;
-        let stop = |t: &str| crate::query::is_stopword_of(index, t);
-        let words = self
-            .index
-            .static_embeddings
-            .as_ref()
-            .map(|s| s as &dyn crate::static_embeddings::StaticVocabulary);
-        let query = crate::expansion::query_terms(question, bm25.language(), bm25, words, &stop);
+        let query = self.query_terms(bm25, question);
         Ok(bm25.expanded_scores(&query, self.index.passages.len()))
     }
 

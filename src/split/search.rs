@@ -13,7 +13,7 @@ use crate::bm25::{Bm25, Bm25Data, check_postings};
 use crate::deletes::{deletes_key, is_neighbour, query_keys};
 use crate::error::FormatProblem;
 use crate::expansion::{
-    TermDictionary, misspelt_words, query_terms, typed_term, word_neighbour_terms,
+    QueryTerms, TermDictionary, misspelt_words, query_terms, typed_term, word_neighbour_terms,
 };
 use crate::fusion::{
     HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, name_factor,
@@ -797,13 +797,7 @@ impl SplitIndex {
                 "phraseWeight must be in [0, 1]".into(),
             ));
         }
-        let stop = |t: &str| is_stopword_of(self, t);
-        let words = self
-            .meta
-            .statics
-            .as_ref()
-            .map(|_| self as &dyn StaticVocabulary);
-        let query = query_terms(question, self.meta.language, self, words, &stop);
+        let query = self.query_terms(question);
         let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
         // The query's terms as a small inverted index over every passage: the same lists,
         // lengths and IDFs as the single file's, summed in the same order (ascending term).
@@ -870,7 +864,25 @@ impl SplitIndex {
     /// alternating unmarked and marked, the query's words marked where the loaded term pieces
     /// hold them (the question's own are loaded by its search).
     pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
-        crate::excerpt::excerpt(text, question, self.meta.language, &|t| self.has_term(t))
+        let query = self.query_terms(question);
+        crate::excerpt::excerpt(
+            text,
+            question,
+            self.meta.language,
+            &|t| self.has_term(t),
+            &query.expanded,
+        )
+    }
+
+    /// `question`'s BM25 query over the loaded term pieces ([`query_terms`]).
+    fn query_terms(&self, question: &str) -> QueryTerms {
+        let stop = |t: &str| is_stopword_of(self, t);
+        let words = self
+            .meta
+            .statics
+            .as_ref()
+            .map(|_| self as &dyn StaticVocabulary);
+        query_terms(question, self.meta.language, self, words, &stop)
     }
 
     /// The static scores of every passage for `question`, as
