@@ -108,6 +108,19 @@ struct Candidate {
     fuzzy: bool,
 }
 
+impl Candidate {
+    /// Whether the word is matched to its neighbours ([`misspelt_words`]): long enough, and
+    /// its term not in the dictionary (`lacks`); the word being typed only when no term begins
+    /// with its term either (`uncompleted`).
+    fn is_misspelt(
+        &self,
+        lacks: &dyn Fn(&str) -> bool,
+        uncompleted: &dyn Fn(&str) -> bool,
+    ) -> bool {
+        self.fuzzy && lacks(&self.term) && (!self.typed || uncompleted(&self.term))
+    }
+}
+
 /// The words of `question` that may be expanded (see the module docs); `stop` tells a stopword
 /// (normalised, lowercase).
 fn candidates(question: &str, language: Language, stop: &dyn Fn(&str) -> bool) -> Vec<Candidate> {
@@ -183,7 +196,7 @@ pub fn misspelt_words(
 ) -> Vec<Misspelt> {
     candidates(question, language, stop)
         .into_iter()
-        .filter(|c| c.fuzzy && lacks(&c.term) && (!c.typed || uncompleted(&c.term)))
+        .filter(|c| c.is_misspelt(lacks, uncompleted))
         .map(|c| Misspelt {
             word: c.word,
             term: c.term,
@@ -237,11 +250,8 @@ pub fn query_terms(
     let mut exact = terms(question, language);
     let mut expanded = Vec::new();
     for c in candidates(question, language, stop) {
-        // The word being typed with neither itself nor a completion in the dictionary is
-        // matched as a misspelt word ([`misspelt_words`]).
-        let misspelt_typed =
-            c.typed && c.fuzzy && !dict.has_term(&c.term) && !dict.has_completion(&c.term);
-        if c.typed && !misspelt_typed {
+        let misspelt = c.is_misspelt(&|t| !dict.has_term(t), &|t| !dict.has_completion(t));
+        if c.typed && !misspelt {
             let s = c.term.as_str();
             let len = s.chars().count() as f64;
             let mut found = Vec::new();
@@ -270,7 +280,7 @@ pub fn query_terms(
             if !alternatives.is_empty() {
                 expanded.push(alternatives);
             }
-        } else if c.fuzzy && !dict.has_term(&c.term) {
+        } else if misspelt {
             let mut found = Vec::new();
             dict.neighbours(&c.term, &mut |t, df| {
                 found.push((t.to_string(), df, FUZZY_WEIGHT));
