@@ -6,10 +6,10 @@
 //! step is at most 1/8 of the value (lengths 24–31 are still exact; 1,000 is stored as 984). The
 //! largest byte stands for 2,013,265,944 terms and more. Encoding rounds down.
 //!
-//! BM25 reads every length through [`quantised`] ([`crate::bm25::Bm25::from_data`]), for the
-//! single file and the index in pieces alike, so the two rank the same while the meta piece of
-//! a site in pieces stores one byte per passage ([`crate::split::SplitMeta::length_norms`]):
-//! the passage lengths were the part of it that grows with the site (#32).
+//! BM25 reads every length through [`quantised`] ([`crate::bm25::Bm25Data::impacts`]) when it
+//! computes each posting's impact, for the single file and a site's term pieces alike. (Piece
+//! format 8 stored these bytes in the meta piece, one per passage; since format 9 the term
+//! pieces hold the impacts and a page needs no length.)
 
 /// Lengths below this are stored exactly, as their own byte.
 pub const EXACT_BELOW: u32 = 24;

@@ -391,17 +391,17 @@ fn a_term_piece_with_broken_postings_is_refused() {
         .unwrap();
     let n = data_.passages.len() as u32;
     let first: usize = stored.lengths[..long].iter().map(|&l| l as usize).sum();
-    // (what breaks, the error's words): past the last passage, a repeat, a zero frequency.
+    // (what breaks, the error's words): past the last passage, a repeat, an impact out of range.
     for (k, want) in [
         (0, "not ascending below"),
         (1, "not ascending below"),
-        (2, "term frequency 0"),
+        (2, "not below 32"),
     ] {
         let mut p = stored.clone();
         match k {
             0 => p.gaps[first] = n,
             1 => p.gaps[first + 1] = 0,
-            _ => p.tf[first] = 0,
+            _ => p.impacts[first] = hipporag_wasm::bm25::IMPACT_LEVELS as u8,
         }
         let mut split = good.clone();
         let e = split

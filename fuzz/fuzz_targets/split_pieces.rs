@@ -16,7 +16,6 @@ fn meta() -> SplitIndex {
         pages: vec![0, 0, 1, 2],
         bm25_params: Bm25Params::default(),
         language: Language::English,
-        length_norms: vec![3, 5, 2, 7],
         stopwords: vec!["the".into()],
         statics: Some(StaticMeta {
             model: "fuzz".into(),

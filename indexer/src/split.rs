@@ -21,7 +21,6 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use hipporag_wasm::deletes::{DELETES_KEY_PREFIX, deletes_key, entry_keys};
 use hipporag_wasm::index::{Index, IndexData, passage_pages};
-use hipporag_wasm::length_norm;
 use hipporag_wasm::ppr::inverse_degrees;
 use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
 use hipporag_wasm::retriever::RetrieveOptions;
@@ -201,15 +200,18 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         .collect();
     keys.sort_unstable();
     keys.dedup();
-    // A BM25 term's bytes in its piece: the key and its postings' varints. A static word's
-    // are the key and its sign row; a deletes key's, the key and its entries. Summed over all
-    // keys for the cap on the piece count.
+    // Each posting's BM25 impact, what the term pieces hold instead of term frequencies and the
+    // passages' lengths.
+    let impacts = bm25.impacts();
+    // A BM25 term's bytes in its piece: the key, its postings' gap varints and an impact byte
+    // each. A static word's are the key and its sign row; a deletes key's, the key and its
+    // entries. Summed over all keys for the cap on the piece count.
     let term_bytes = |t: usize| {
         let (a, b) = (bm25.ptr[t] as usize, bm25.ptr[t + 1] as usize);
         bm25.terms[t].len()
+            + (b - a)
             + bm25.gaps[a..b]
                 .iter()
-                .chain(&bm25.tf[a..b])
                 .map(|&x| varint_len(x))
                 .sum::<usize>()
     };
@@ -256,7 +258,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
             }
             p.terms.push(key.to_string());
             p.gaps.extend_from_slice(&bm25.gaps[a..b]);
-            p.tf.extend_from_slice(&bm25.tf[a..b]);
+            p.impacts.extend_from_slice(&impacts[a..b]);
             p.ptr.push(p.gaps.len() as u32);
             size += term_bytes(ti);
             ti += 1;
@@ -409,11 +411,6 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         pages,
         bm25_params: bm25.params,
         language: bm25.language,
-        length_norms: bm25
-            .doc_len
-            .iter()
-            .map(|&l| length_norm::encode(l))
-            .collect(),
         stopwords,
         statics: statics.map(|s| StaticMeta {
             model: s.model.clone(),

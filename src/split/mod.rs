@@ -62,8 +62,10 @@ use crate::{Error, Result};
 /// [`PhrasePiece`], and the meta piece's query stopwords and damping factor; 6: pieces named
 /// by the build id, [`piece_name`], instead of each by its own hash; 7: the deletes dictionary
 /// in the term pieces, [`TermPiece::deletes`]; 8: the passage lengths as one-byte norms,
-/// [`SplitMeta::length_norms`], instead of byte planes of `u32`).
-pub const PIECE_VERSION: u32 = 8;
+/// the meta piece's `length_norms`, instead of byte planes of `u32`; 9: each posting's BM25 impact,
+/// [`TermPiece::impacts`], instead of its term frequency, and no passage lengths in the meta
+/// piece).
+pub const PIECE_VERSION: u32 = 9;
 
 /// Bytes of SHA-256 in the meta piece's name and in the build id.
 pub const HASH_LEN: usize = 8;
@@ -85,10 +87,6 @@ pub struct SplitMeta {
     pub bm25_params: Bm25Params,
     /// How terms were made ([`crate::analysis::terms`]).
     pub language: Language,
-    /// Each passage's BM25 length `|p|` (indexed terms) as its one-byte norm
-    /// ([`crate::length_norm::encode`]; `passages` bytes): what BM25 reads of it, in the single
-    /// file too ([`crate::bm25::Bm25::from_data`]).
-    pub length_norms: Vec<u8>,
     /// The static word embeddings' dimension, IVF centroids and nprobe, when the index has them.
     pub statics: Option<StaticMeta>,
     /// Keys no piece holds that queries often have (the indexer's stopwords and their stems),
@@ -212,8 +210,10 @@ pub struct TermPiece {
     pub ptr: Vec<u32>,
     /// Passage ids of each posting list as gaps (the first as the id itself).
     pub gaps: Vec<u32>,
-    /// Term frequency of each posting.
-    pub tf: Vec<u32>,
+    /// Each posting's BM25 impact ([`crate::bm25::impact`], < [`crate::bm25::IMPACT_LEVELS`]):
+    /// its quantised term-frequency factor, in place of its term frequency and its passage's
+    /// length.
+    pub impacts: Vec<u8>,
     /// Static vocabulary words, sorted and distinct.
     pub words: Vec<String>,
     /// Passages holding each word.
@@ -316,8 +316,8 @@ pub struct StoredTermPiece {
     pub lengths: Vec<u32>,
     /// [`TermPiece::gaps`].
     pub gaps: Vec<u32>,
-    /// [`TermPiece::tf`].
-    pub tf: Vec<u32>,
+    /// [`TermPiece::impacts`].
+    pub impacts: Vec<u8>,
     /// [`TermPiece::words`], front-coded.
     pub words: FrontCoded,
     /// [`TermPiece::df`].
@@ -338,7 +338,7 @@ impl From<TermPiece> for StoredTermPiece {
             terms: FrontCoded::new(&p.terms),
             lengths: p.ptr.windows(2).map(|w| w[1] - w[0]).collect(),
             gaps: p.gaps,
-            tf: p.tf,
+            impacts: p.impacts,
             words: FrontCoded::new(&p.words),
             df: p.df,
             signs: p.signs,
@@ -395,7 +395,7 @@ impl TryFrom<StoredTermPiece> for TermPiece {
             terms: p.terms.decode("term piece terms")?,
             ptr,
             gaps: p.gaps,
-            tf: p.tf,
+            impacts: p.impacts,
             words: p.words.decode("term piece words")?,
             df: p.df,
             signs: p.signs,
@@ -622,7 +622,7 @@ impl PieceSections for StoredTermPiece {
             section(&self.terms.suffixes),
             section(&self.lengths),
             section(&self.gaps),
-            section(&self.tf),
+            section(&self.impacts),
             section(&self.words.shared),
             section(&self.words.suffixes),
             section(&self.df),
@@ -641,7 +641,6 @@ impl PieceSections for SplitMeta {
             section(&gaps::Gaps(&self.pages)),
             section(&self.bm25_params),
             section(&self.language),
-            section(&self.length_norms),
             section(&self.statics),
             section(&self.stopwords),
             section(&self.terms),
@@ -728,7 +727,7 @@ mod tests {
             terms: vec!["json".into(), "ключ".into()],
             ptr: vec![0, 2, 3],
             gaps: vec![4, 300, 7],
-            tf: vec![1, 2, 1],
+            impacts: vec![9, 31, 0],
             words: vec!["json".into()],
             df: vec![2],
             signs: vec![0xa5; 48],
@@ -744,7 +743,6 @@ mod tests {
             pages: vec![0, 0],
             bm25_params: Bm25Params::default(),
             language: Language::Russian,
-            length_norms: vec![3, 200],
             statics: Some(StaticMeta {
                 model: "m".into(),
                 dim: 8,
@@ -770,7 +768,7 @@ mod tests {
             damping: 0.5,
             build: [9; 8],
         };
-        assert_eq!(m.sections().len(), 16);
+        assert_eq!(m.sections().len(), 15);
         assert_eq!(m.sections().concat(), encode_piece(tag::META, &m));
         let p = PhrasePiece {
             first_id: 4,
@@ -817,7 +815,7 @@ mod tests {
             terms: vec!["a".into(), "ab".into()],
             ptr: vec![0, 1, 3],
             gaps: vec![1, 2, 5],
-            tf: vec![1, 1, 4],
+            impacts: vec![12, 12, 20],
             words: vec!["ab".into()],
             df: vec![2],
             signs: vec![9; 48],
@@ -882,7 +880,7 @@ mod tests {
         let e = decode_piece::<ClusterPiece>(tag::TERM, "term", &bytes).unwrap_err();
         assert_eq!(e.kind(), "format.magic");
         let mut v = bytes.clone();
-        v[4] = 9;
+        v[4] = PIECE_VERSION as u8 + 1;
         let e = decode_piece::<ClusterPiece>(tag::CLUSTER, "cluster", &v).unwrap_err();
         assert_eq!(e.kind(), "format.version");
         let e = decode_piece::<ClusterPiece>(tag::CLUSTER, "cluster", &bytes[..bytes.len() - 1])

@@ -9,7 +9,7 @@ use super::{
     decode_piece, piece_name, tag,
 };
 use crate::analysis::{Language, terms};
-use crate::bm25::{Bm25, Bm25Data, check_postings};
+use crate::bm25::{Bm25, IMPACT_LEVELS, ImpactPostings, check_postings};
 use crate::deletes::{deletes_key, is_neighbour, query_keys};
 use crate::error::FormatProblem;
 use crate::expansion::{
@@ -19,7 +19,6 @@ use crate::fusion::{
     HybridWeights, PassageSignals, entity_seeds, hybrid_scores, lookup_keys, name_factor,
 };
 use crate::index::MIN_INFLECTED_CHARS;
-use crate::length_norm::decode;
 use crate::ppr_vectors::{PPR_VECTOR_PASSAGES, PprVector};
 use crate::query::{
     PhraseLookup, PhraseNode, extract_query_entities, is_stopword_of, phrase_lookups,
@@ -73,16 +72,15 @@ fn cluster_pieces(pieces: &[ClusterRef], c: usize) -> Result<Vec<u32>> {
     ))
 }
 
-/// BM25 data over every passage of `meta` (lengths `doc_len`) with no posting list yet.
-fn no_postings(meta: &SplitMeta, doc_len: &[u32]) -> Bm25Data {
-    Bm25Data {
+/// BM25's postings over the passages of `meta` with no posting list yet.
+fn no_postings(meta: &SplitMeta) -> ImpactPostings {
+    ImpactPostings {
         params: meta.bm25_params,
         language: meta.language,
         terms: Vec::new(),
         ptr: vec![0],
         gaps: Vec::new(),
-        tf: Vec::new(),
-        doc_len: doc_len.to_vec(),
+        impacts: Vec::new(),
     }
 }
 
@@ -108,8 +106,6 @@ pub const MAX_RANGE_PIECES: usize = 16;
 #[derive(Debug, Clone)]
 pub struct SplitIndex {
     meta: SplitMeta,
-    /// The meta piece's passage lengths, decoded.
-    doc_len: Vec<u32>,
     terms: BTreeMap<usize, TermPiece>,
     /// The cluster piece of each IVF cluster (an index into `meta.clusters`).
     cluster_piece: Vec<u32>,
@@ -137,23 +133,18 @@ impl SplitIndex {
     /// Decodes and checks the meta piece (decompressed bytes).
     ///
     /// # Errors
-    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages` or
-    /// `length_norms` do not have one entry per passage, page ids are not dense, term ranges are
+    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages`
+    /// does not have one entry per passage, page ids are not dense, term ranges are
     /// not sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
     /// outside 1..=C, an IVF cluster is in no cluster piece or in two (or a piece's clusters are
     /// not ascending), or a passage's fragment piece is missing.
     pub fn from_meta(bytes: &[u8]) -> Result<Self> {
         let meta: SplitMeta = decode_piece(tag::META, "meta", bytes)?;
         let n = meta.passages as usize;
-        let doc_len: Vec<u32> = meta.length_norms.iter().map(|&b| decode(b)).collect();
-        if meta.pages.len() != n || doc_len.len() != n {
+        if meta.pages.len() != n {
             return Err(invalid(
                 "meta.pages",
-                format!(
-                    "{} pages and {} lengths for {n} passages",
-                    meta.pages.len(),
-                    doc_len.len()
-                ),
+                format!("{} pages for {n} passages", meta.pages.len()),
             ));
         }
         let mut next = 0;
@@ -167,8 +158,8 @@ impl SplitIndex {
             next = next.max(p + 1);
         }
         sorted("meta.stopwords", &meta.stopwords)?;
-        // BM25's parameters and the passage lengths, checked as the single file's are.
-        Bm25::from_data(no_postings(&meta, &doc_len), n)?;
+        // BM25's parameters, checked as the single file's are.
+        Bm25::from_impacts(no_postings(&meta), n)?;
         if meta.terms.first().is_some_and(|t| !t.first.is_empty())
             || meta.terms.windows(2).any(|w| w[0].first >= w[1].first)
         {
@@ -251,7 +242,6 @@ impl SplitIndex {
         }
         Ok(Self {
             meta,
-            doc_len,
             terms: BTreeMap::new(),
             cluster_piece,
             clusters: BTreeMap::new(),
@@ -625,7 +615,13 @@ impl SplitIndex {
             ));
         }
         // The posting lists are checked as the single file's are, in place.
-        check_postings(&p.terms, &p.ptr, &p.gaps, &p.tf, self.n(), None)?;
+        check_postings(&p.terms, &p.ptr, &p.gaps, p.impacts.len(), self.n(), None)?;
+        if let Some(q) = p.impacts.iter().find(|&&q| u32::from(q) >= IMPACT_LEVELS) {
+            return Err(invalid(
+                "term piece impacts",
+                format!("impact {q}, not below {IMPACT_LEVELS}"),
+            ));
+        }
         let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
         if p.df.len() != p.words.len() || p.signs.len() != p.words.len() * dim / 8 {
             return Err(invalid(
@@ -800,7 +796,7 @@ impl SplitIndex {
         let query = self.query_terms(question);
         let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
         // The query's terms as a small inverted index over every passage: the same lists,
-        // lengths and IDFs as the single file's, summed in the same order (ascending term).
+        // impacts and IDFs as the single file's, summed in the same order (ascending term).
         let mut found: Vec<(&String, usize, usize)> = Vec::new();
         for t in query.exact.iter().chain(alternatives) {
             if let Some(i) = self.term_piece_of(t)
@@ -812,16 +808,16 @@ impl SplitIndex {
         }
         found.sort_unstable();
         found.dedup();
-        let mut data = no_postings(&self.meta, &self.doc_len);
+        let mut data = no_postings(&self.meta);
         for &(_, i, k) in &found {
             let p = &self.terms[&i];
             let (a, b) = (p.ptr[k] as usize, p.ptr[k + 1] as usize);
             data.terms.push(p.terms[k].clone());
             data.gaps.extend_from_slice(&p.gaps[a..b]);
-            data.tf.extend_from_slice(&p.tf[a..b]);
+            data.impacts.extend_from_slice(&p.impacts[a..b]);
             data.ptr.push(data.gaps.len() as u32);
         }
-        let lexical = Bm25::from_data(data, self.n())?.expanded_scores(&query, self.n());
+        let lexical = Bm25::from_impacts(data, self.n())?.expanded_scores(&query, self.n());
         match opts.mode {
             Mode::Bm25 => return Ok(top_k(&lexical, opts.top_k)),
             Mode::Hybrid => {}
