@@ -126,7 +126,7 @@ mod tests {
                 }
             }
         }
-        out.sort();
+        out.sort_unstable();
         out.dedup();
         out
     }
@@ -176,7 +176,7 @@ mod tests {
                     .filter(|u| is_neighbour(t, u))
                     .map(|u| u.to_string())
                     .collect();
-                v.sort();
+                v.sort_unstable();
                 v.dedup();
                 v
             };

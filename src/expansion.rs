@@ -225,10 +225,10 @@ pub fn word_neighbour_terms(
 
 /// The `MAX_EXPANSIONS` most frequent of `found` (term, df, weight), then in term order.
 fn most_frequent(mut found: Vec<(String, u32, f64)>) -> Vec<(String, f64)> {
-    found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    found.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     found.truncate(MAX_EXPANSIONS);
     let mut out: Vec<(String, f64)> = found.into_iter().map(|(t, _, w)| (t, w)).collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     out
 }
 

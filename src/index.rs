@@ -510,7 +510,7 @@ impl Index {
             .enumerate()
             .filter_map(|(i, p)| Some((phrase_stem_key(p, language)?, i as u32)))
             .collect();
-        phrase_stems.sort();
+        phrase_stems.sort_unstable();
         phrase_stems.dedup_by(|b, a| a.0 == b.0);
         Ok(Self {
             header: d.header,

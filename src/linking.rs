@@ -221,7 +221,7 @@ pub fn fact_seeds(index: &Index, facts: &[LinkedFact], keep: usize) -> Vec<Seed>
             }
         })
         .collect();
-    seeds.sort_by(|a, b| {
+    seeds.sort_unstable_by(|a, b| {
         b.weight
             .total_cmp(&a.weight)
             .then(a.phrase_id.cmp(&b.phrase_id))

@@ -97,7 +97,7 @@ pub fn contributions(index: &Index, j: usize, ppr: &[f64], k: usize) -> Vec<Cont
         })
         .filter(|c| c.score > 0.0)
         .collect();
-    c.sort_by(|a, b| {
+    c.sort_unstable_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then(a.phrase_id.cmp(&b.phrase_id))

@@ -42,7 +42,7 @@ fn best_of(items: impl Iterator<Item = (usize, f64)>, k: usize) -> Vec<(usize, f
         order.select_nth_unstable_by(k, cmp);
         order.truncate(k);
     }
-    order.sort_by(cmp);
+    order.sort_unstable_by(cmp);
     order
 }
 

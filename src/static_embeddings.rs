@@ -215,7 +215,7 @@ pub fn probe(q: &CodeScorer, centroids: &[u8], nprobe: usize) -> Vec<u32> {
         .enumerate()
         .map(|(c, code)| (c as u32, q.score(code)))
         .collect();
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     scored.truncate(nprobe);
     scored.into_iter().map(|(c, _)| c).collect()
 }
@@ -313,7 +313,7 @@ pub fn query_vector(
                 found.push((row, df, found.len()));
             });
         }
-        found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+        found.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
         found.truncate(MAX_EXPANSIONS);
         let total: f64 = found.iter().map(|f| f64::from(f.1)).sum();
         rows.extend(
