@@ -45,8 +45,13 @@ pub mod wasm;
 pub const MODEL_ID: &str = "sentence-transformers/all-MiniLM-L6-v2";
 /// Tokens kept per text, `[CLS]` and `[SEP]` included (sentence-transformers' `max_seq_length`).
 pub const MAX_TOKENS: usize = 256;
-/// Most texts per forward pass (texts of one token count: [`MiniLm::encode`]).
-pub const BATCH: usize = 64;
+/// Tokens per forward pass: a pass holds `max(1, TOKENS_PER_PASS / n)` texts of `n` tokens each
+/// ([`MiniLm::encode`]), so its matrices have about this many rows whatever the texts' length.
+/// 4,096: of 1,024 to 16,384 (and of the 64 texts a pass held before), the fastest on 8,192
+/// words of rust-doc's pages, where passes of 64 words of 3 to 5 tokens left the matrix
+/// products small; musique_train's passages ran as fast at every setting (docs/benchmarks.md,
+/// 2026-11-27 session 3).
+pub const TOKENS_PER_PASS: usize = 4096;
 
 /// Errors of loading or running the encoder.
 #[derive(Debug, thiserror::Error)]
@@ -163,9 +168,9 @@ impl MiniLm {
     }
 
     /// Encodes `texts` into a row-major `texts.len() × dim` matrix of f32, each row with unit
-    /// L2 norm. Texts are tokenised, sorted by token count and run in batches of at most
-    /// [`BATCH`] texts of one token count (candle spreads each batch's matrix products over its
-    /// CPU threads natively); the output keeps the input order, and a text's row does not
+    /// L2 norm. Texts are tokenised, sorted by token count and run in passes of texts of one
+    /// token count, [`TOKENS_PER_PASS`] tokens at most or one text (candle spreads each pass's
+    /// matrix products over its CPU threads natively); the output keeps the input order, and a text's row does not
     /// depend on the other texts. Empty input gives an empty vector.
     ///
     /// # Errors
@@ -184,7 +189,7 @@ impl MiniLm {
         let len = |i: &usize| encodings[*i].get_ids().len();
         for chunk in order
             .chunk_by(|a, b| len(a) == len(b))
-            .flat_map(|same| same.chunks(BATCH))
+            .flat_map(|same| same.chunks((TOKENS_PER_PASS / len(&same[0])).max(1)))
         {
             let ids: Vec<&[u32]> = chunk.iter().map(|&i| encodings[i].get_ids()).collect();
             let vecs = self.forward(&ids)?;
