@@ -110,21 +110,38 @@ pub fn build(
         }
     }
     df.retain(|w, n| *n >= MIN_DF && !stopwords.contains(*w));
+    let words: Vec<String> = df.keys().map(|w| w.to_string()).collect();
+    let df: Vec<u32> = df.into_values().collect();
+    // Each passage's vocabulary words as (row, count), in word order (the order the passage
+    // codes sum them in): the per-passage maps of every word, 203,321 of them on Debian's
+    // rust-doc, are freed before the encoder runs, where a large site's build peaks.
+    let rows: Vec<Vec<(u32, u32)>> = parallel::map(&counts, |c| {
+        c.iter()
+            .filter_map(|(w, &n)| {
+                let r = words.binary_search_by(|v| v.as_str().cmp(w)).ok()?;
+                Some((r as u32, n))
+            })
+            .collect()
+    });
+    drop(counts);
     progress.advance(passages.len() as u64);
     progress.finish();
-    let vocab: Vec<&str> = df.keys().copied().collect();
+    let vocab: Vec<&str> = words.iter().map(String::as_str).collect();
     let vectors = encode_all(encoder, &vocab, "encoding words", batch, progress)?;
+    drop(vocab);
     let signs: Vec<u8> = vectors.chunks_exact(dim).flat_map(sign_bits).collect();
+    drop(vectors);
     let bytes = dim / 8;
-    let weights: Vec<f32> = df.values().map(|&f| idf(f, passages.len())).collect();
+    let weights: Vec<f32> = df.iter().map(|&f| idf(f, passages.len())).collect();
     progress.start("passage codes", passages.len() as u64);
-    let passage_codes: Vec<Option<Vec<u8>>> = parallel::map(&counts, |c| {
-        let rows = c.iter().filter_map(|(w, &n)| {
-            let r = vocab.binary_search(&w.as_str()).ok()?;
-            Some((&signs[r * bytes..(r + 1) * bytes], n as f32 * weights[r]))
+    let passage_codes: Vec<Option<Vec<u8>>> = parallel::map(&rows, |r| {
+        let rows = r.iter().map(|&(r, n)| {
+            let r = r as usize;
+            (&signs[r * bytes..(r + 1) * bytes], n as f32 * weights[r])
         });
         text_vector(dim, rows).map(|v| sign_bits(&v))
     });
+    drop(rows);
     let mut codes = Vec::with_capacity(passages.len() * bytes);
     let mut coded = Vec::with_capacity(passages.len());
     for code in &passage_codes {
@@ -137,12 +154,6 @@ pub fn build(
     drop(passage_codes);
     progress.advance(passages.len() as u64);
     progress.finish();
-    // The per-passage word counts are done with: freed before the k-means (a map per passage,
-    // 203,321 of them on Debian's rust-doc).
-    let words: Vec<String> = vocab.iter().map(|w| w.to_string()).collect();
-    let df: Vec<u32> = df.values().copied().collect();
-    drop(vocab);
-    drop(counts);
     let n_coded = coded.iter().filter(|&&c| c).count();
     let k = (n_coded / PASSAGES_PER_CLUSTER).clamp(1, max_clusters(n_coded));
     progress.start("IVF clusters", ivf::KMEANS_ROUNDS as u64 + 1);
