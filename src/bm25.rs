@@ -343,12 +343,20 @@ impl Bm25 {
                 d.doc_len.len()
             )));
         }
-        check_postings(&d.terms, &d.ptr, &d.gaps, d.tf.len(), passages, None)?;
+        let mut ids = Vec::with_capacity(d.gaps.len());
+        check_postings(
+            &d.terms,
+            &d.ptr,
+            &d.gaps,
+            d.tf.len(),
+            passages,
+            Some(&mut ids),
+        )?;
         if let Some(k) = d.tf.iter().position(|&f| f == 0) {
             return Err(invalid(format!("posting {k} has term frequency 0")));
         }
         let impacts = d.impacts();
-        Self::from_impacts(
+        Ok(Self::checked(
             ImpactPostings {
                 params: d.params,
                 language: d.language,
@@ -357,8 +365,9 @@ impl Bm25 {
                 gaps: d.gaps,
                 impacts,
             },
+            ids,
             passages,
-        )
+        ))
     }
 
     /// Validates posting lists with impacts for an index of `passages` passages and derives the
@@ -387,6 +396,11 @@ impl Bm25 {
                 d.impacts[k]
             )));
         }
+        Ok(Self::checked(d, ids, passages))
+    }
+
+    /// Postings already checked, with each posting's passage id `ids`: the IDFs derived.
+    fn checked(d: ImpactPostings, ids: Vec<u32>, passages: usize) -> Self {
         let n = passages as f64;
         let idf = d
             .ptr
@@ -396,7 +410,7 @@ impl Bm25 {
                 (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
             })
             .collect();
-        Ok(Self {
+        Self {
             params: d.params,
             language: d.language,
             terms: d.terms,
@@ -404,7 +418,7 @@ impl Bm25 {
             passages: ids,
             impacts: d.impacts,
             idf,
-        })
+        }
     }
 
     /// The language terms are analysed in.
