@@ -102,12 +102,14 @@ build_all() {
   build_native
 }
 
-# npm's wasm-opt (binaryen, pinned) over one module in place, with the features every current
-# browser engine has; a module it fails on is kept unoptimised, with a line saying so.
+# npm's wasm-opt (binaryen, pinned) over one module in place, with the passes given after the
+# file and the features every current browser engine has; a module it fails on is kept
+# unoptimised, with a line saying so.
 wasm_opt() {
-  local level=$1 file=$2
+  local file=$1
+  shift
   command -v wasm-opt >/dev/null || return 0
-  wasm-opt "$level" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  wasm-opt "$@" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-simd "$file" -o "$file" || echo "wasm-opt failed on $file; keeping it unoptimised"
 }
 
@@ -116,15 +118,17 @@ build_wasm() {
   cargo build --lib --target wasm32-unknown-unknown --profile wasm-release
   rm -rf pkg && mkdir -p pkg
   wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-release/hipporag_wasm.wasm
-  wasm_opt -Oz pkg/hipporag_wasm_bg.wasm
+  wasm_opt pkg/hipporag_wasm_bg.wasm -Oz
   # The index in pieces' small search module (search/, the core without the retriever's API).
   cargo build -p hipporag-search --lib --target wasm32-unknown-unknown --profile wasm-search
   wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-search/hipporag_search.wasm
-  wasm_opt -Oz pkg/hipporag_search_bg.wasm
+  # --converge: -Oz again until the module stops shrinking, 1 KB of every site's first search
+  # (docs/benchmarks.md, 2026-11-27 session 3).
+  wasm_opt pkg/hipporag_search_bg.wasm -Oz --converge
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
   cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/indexer target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
-  wasm_opt -Oz pkg/indexer/hipporag_indexer_wasm_bg.wasm
+  wasm_opt pkg/indexer/hipporag_indexer_wasm_bg.wasm -Oz
   # The same with jieba, for Chinese files (pkg/indexer-zh/: the page loads it instead when the
   # files are Chinese). jieba-rs's dictionary is zstd-compressed by zstd's C library: clang and
   # llvm-ar build it for wasm32.
@@ -132,13 +136,13 @@ build_wasm() {
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
     cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release --features jieba
   wasm-bindgen --target web --out-dir pkg/indexer-zh target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
-  wasm_opt -Oz pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm
+  wasm_opt pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -Oz
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
   cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
   wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
   # (About a minute for npm's wasm-opt on this 4 MB module, for 13% fewer bytes: skipped by the
   # test run, which sets SKIP_ENCODER_WASM_OPT=1.)
-  [ -n "${SKIP_ENCODER_WASM_OPT:-}" ] || wasm_opt -O3 pkg/minilm/hipporag_minilm_bg.wasm
+  [ -n "${SKIP_ENCODER_WASM_OPT:-}" ] || wasm_opt pkg/minilm/hipporag_minilm_bg.wasm -O3
   cp www/hipporag.js pkg/hipporag.js
   cp www/hipporag.d.ts pkg/hipporag.d.ts
   site_assets
