@@ -47,10 +47,10 @@ pub const MODEL_ID: &str = "sentence-transformers/all-MiniLM-L6-v2";
 pub const MAX_TOKENS: usize = 256;
 /// Tokens per forward pass: a pass holds `max(1, TOKENS_PER_PASS / n)` texts of `n` tokens each
 /// ([`MiniLm::encode`]), so its matrices have about this many rows whatever the texts' length.
-/// 4,096: of 1,024 to 16,384 (and of the 64 texts a pass held before), the fastest on 8,192
-/// words of rust-doc's pages, where passes of 64 words of 3 to 5 tokens left the matrix
-/// products small; musique_train's passages ran as fast at every setting (docs/benchmarks.md,
-/// 2026-11-27 session 3).
+/// 4,096: of 2,048 to 16,384 tokens (and of the 64 texts a pass held before), the fastest on
+/// words sampled from rust-doc's pages, where passes of 64 words of 3 to 5 tokens left the
+/// matrix products small; musique_train's passages ran as fast at every setting
+/// (docs/benchmarks.md, "MiniLM passes of about 4,096 tokens").
 pub const TOKENS_PER_PASS: usize = 4096;
 
 /// Errors of loading or running the encoder.
@@ -170,8 +170,8 @@ impl MiniLm {
     /// Encodes `texts` into a row-major `texts.len() × dim` matrix of f32, each row with unit
     /// L2 norm. Texts are tokenised, sorted by token count and run in passes of texts of one
     /// token count, [`TOKENS_PER_PASS`] tokens at most or one text (candle spreads each pass's
-    /// matrix products over its CPU threads natively); the output keeps the input order, and a text's row does not
-    /// depend on the other texts. Empty input gives an empty vector.
+    /// matrix products over its CPU threads natively); the output keeps the input order, and a
+    /// text's row does not depend on the other texts. Empty input gives an empty vector.
     ///
     /// # Errors
     /// [`Error::Inference`] if tokenisation or the forward pass fails.
