@@ -431,6 +431,11 @@ bench() {
   # about 400,000 texts with all-MiniLM-L6-v2).
   [ -d "${RUST_DOCS:-/usr/share/doc/rust-doc/html}" ] || apt_install rust-doc
   node bench/docs.mjs --site rustdoc
+  # The search module alone on the three sites the runs above left built: its rankings' hash
+  # and search() with the pieces loaded, in Node.
+  node bench/pieces_node.mjs "$OUT/bench/pydocs" "$DATA/pydocs/conala_pydocs.json"
+  node bench/pieces_node.mjs "$OUT/bench/musique/site" "$OUT/bench/musique/questions.json"
+  node bench/pieces_node.mjs "$OUT/bench/rustdoc" bench/rustdoc_questions.json
   cargo bench --bench retrieve
   # The all-MiniLM-L6-v2 encoder in wasm (Node): model load, 5-entity and 1-question encode.
   node tests/js/bench_encoder.mjs "$MODEL_DIR"
