@@ -278,15 +278,17 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         }
     }
 
-    let mut pieces = Vec::new();
-    let mut terms = Vec::new();
-    for (first, p) in term_pieces {
-        let stored = StoredTermPiece::from(p);
-        debug_assert_eq!(stored.sections().concat(), encode_piece(tag::TERM, &stored));
-        let piece = gzip_sections(&stored.sections());
-        terms.push(TermRange { first });
-        pieces.push(piece);
-    }
+    // Every piece is gzipped at level 9 on its own, so they are compressed in parallel (the
+    // same bytes in the same order; most of a large site's pieces are fragments and terms).
+    let (terms, stored): (Vec<TermRange>, Vec<StoredTermPiece>) = term_pieces
+        .into_iter()
+        .map(|(first, p)| (TermRange { first }, StoredTermPiece::from(p)))
+        .unzip();
+    let mut pieces = crate::parallel::map(&stored, |stored| {
+        debug_assert_eq!(stored.sections().concat(), encode_piece(tag::TERM, stored));
+        gzip_sections(&stored.sections())
+    });
+    drop(stored);
 
     // Cluster pieces: the IVF clusters in ascending size, each piece as many as fit in
     // `cluster_piece_bytes` (so a large cluster is a piece of its own, and small ones share).
@@ -319,9 +321,9 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
             g.sort_unstable();
         }
         groups.sort_unstable();
-        for g in groups {
+        pieces.extend(crate::parallel::map(&groups, |g| {
             let mut piece = ClusterPiece::default();
-            for &k in &g {
+            for &k in g {
                 piece.counts.push(members[k].len() as u32);
                 let mut prev = 0;
                 for &j in &members[k] {
@@ -332,12 +334,11 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
                         .extend_from_slice(&s.codes[j * dim_bytes..(j + 1) * dim_bytes]);
                 }
             }
-            let piece = gzip(&encode_piece(tag::CLUSTER, &piece));
-            clusters.push(ClusterRef {
-                clusters: g.iter().map(|&k| k as u32).collect(),
-            });
-            pieces.push(piece);
-        }
+            gzip(&encode_piece(tag::CLUSTER, &piece))
+        }));
+        clusters.extend(groups.iter().map(|g| ClusterRef {
+            clusters: g.iter().map(|&k| k as u32).collect(),
+        }));
     }
 
     // Phrase pieces: the phrase nodes (and Russian inflection keys) in key order, each with its
@@ -366,17 +367,19 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let piece_bytes = opts
         .fragment_piece_bytes
         .max(sizes.iter().sum::<usize>().div_ceil(MAX_FRAGMENT_PIECES));
-    let mut fragments = Vec::new();
-    for run in runs(&order, piece_bytes, |j| sizes[j]) {
+    let fragment_runs = runs(&order, piece_bytes, |j| sizes[j]);
+    let fragments: Vec<FragmentRange> = fragment_runs
+        .iter()
+        .map(|run| FragmentRange {
+            first: run[0] as u32,
+        })
+        .collect();
+    pieces.extend(crate::parallel::map(&fragment_runs, |run| {
         let passages: Vec<&serde_json::Value> = run.iter().map(|&j| &records[j]).collect();
         let json = serde_json::to_vec(&serde_json::json!({ "passages": passages }))
             .expect("JSON of strings and numbers");
-        let piece = gzip(&json);
-        fragments.push(FragmentRange {
-            first: run[0] as u32,
-        });
-        pieces.push(piece);
-    }
+        gzip(&json)
+    }));
 
     // The stopwords and their stems that are no key (the indexer leaves them out of both).
     let mut stopwords: Vec<String> = crate::bm25::stopwords(bm25.language)
@@ -497,6 +500,7 @@ fn phrase_pieces(
             .div_ceil(MAX_PHRASE_PIECES),
     );
     let mut ranges = Vec::new();
+    let mut built: Vec<PhrasePiece> = Vec::new();
     let mut start = 0;
     while start < keys.len() {
         let mut end = start;
@@ -551,7 +555,6 @@ fn phrase_pieces(
             piece.scales.push(v.scale);
         }
         debug_assert_eq!(piece.sections().concat(), encode_piece(tag::PHRASE, &piece));
-        let stored = gzip_sections(&piece.sections());
         ranges.push(PhraseRange {
             first: if ranges.is_empty() {
                 String::new()
@@ -559,9 +562,12 @@ fn phrase_pieces(
                 separator(key_text(&keys[start - 1]), key_text(&run[0]))
             },
         });
-        pieces.push(stored);
+        built.push(piece);
         start = end;
     }
+    pieces.extend(crate::parallel::map(&built, |p| {
+        gzip_sections(&p.sections())
+    }));
     Ok((ranges, index.phrases.len() as u32))
 }
 
