@@ -32,11 +32,13 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// Candidates come from L2-normalised copies of the rows, over the upper triangle of the Gram
 /// matrix (cosine is symmetric), by one of two products that find the same pairs:
 /// * **sparse** rows (at most [`SPARSE_DENSITY`] of the values non-zero, as the hashed n-gram
-///   encoder's are) and `tau > SGEMM_MARGIN`: an inverted index of the non-zero values by
-///   dimension, each row's dot products accumulated over the rows after it that share a
-///   dimension (the all-pairs similarity search of Bayardo et al., WWW 2007, without its
-///   pruning): about `Σ_d nnz_d² / 2` multiply-adds, where `nnz_d` counts the rows non-zero in
-///   dimension `d`. Pairs sharing no dimension have cosine 0 < `tau` and are never visited.
+///   encoder's are) and `tau > SGEMM_MARGIN`: the all-pairs similarity search of Bayardo et al.
+///   (WWW 2007) with ℓ2 bounds as in L2AP (Anastasiu & Karypis, ICDE 2014), at the bound
+///   `tau − SGEMM_MARGIN`: each row's values in its most common dimensions stay out of the
+///   inverted index (`PrefixIndex`), a row gains candidates only while its values not yet
+///   run can reach the bound, and a candidate's dot product is completed only when its upper
+///   bound can (`sparse_block`). Every bound holds for unit rows, so no pair at or above
+///   the bound is lost (the tests compare with a brute force and the dense product).
 /// * **dense** rows (neural encoders): blocked `sgemm` products, row block `[r0, r1)` by rows
 ///   `[r0, n)`, about `n² · dim / 2` multiply-adds.
 ///
@@ -46,8 +48,8 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// `parallel`); the result does not depend on the thread count or on which product ran. Rows
 /// whose `seeks_synonyms` flag is false get no neighbours of their own (they can still be
 /// another row's neighbour). Memory: the normalised copy (`n × dim` f32) plus, per thread,
-/// one `256 × n` f32 block (dense) or two `n`-long accumulators (sparse, beside the inverted
-/// index's 8 bytes per non-zero value), plus the pairs above `tau`. Measured
+/// one `256 × n` f32 block (dense) or two `n`-long accumulators (sparse, beside the index's 8
+/// to 16 bytes per non-zero value), plus the pairs above `tau`. Measured
 /// (`examples/synonymy_scale.rs`): see docs/benchmarks.md.
 pub fn synonymy_pairs(
     emb: &[f32],
@@ -82,10 +84,10 @@ fn pairs_by(
     let nonzero = unit.iter().filter(|&&x| x != 0.0).count();
     let sparse = force_sparse
         .unwrap_or(tau > SGEMM_MARGIN && (nonzero as f64) <= SPARSE_DENSITY * unit.len() as f64);
-    let postings = if sparse {
-        inverted_index(&unit, dim)
+    let index = if sparse {
+        PrefixIndex::new(&unit, dim, tau - SGEMM_MARGIN)
     } else {
-        Vec::new()
+        PrefixIndex::default()
     };
     const BLOCK: usize = 256;
     // Pairs (i, j), i < j, with cosine ≥ tau, from the upper triangle of the Gram matrix.
@@ -107,7 +109,7 @@ fn pairs_by(
             };
             let count = rows.len() as u64;
             if sparse {
-                sparse_block(&unit, dim, &postings, rows, &mut offer);
+                sparse_block(&unit, dim, &index, rows, tau - SGEMM_MARGIN, &mut offer);
             } else {
                 dense_block(&unit, dim, rows, &mut offer);
             }
@@ -142,44 +144,138 @@ fn pairs_by(
 /// where `sgemm` streams, so it is taken only well below one half.
 pub const SPARSE_DENSITY: f64 = 0.25;
 
-/// For each dimension, the rows non-zero in it and their values, rows ascending.
-fn inverted_index(unit: &[f32], dim: usize) -> Vec<Vec<(u32, f32)>> {
-    let mut postings = vec![Vec::new(); dim];
-    for (i, row) in unit.chunks_exact(dim.max(1)).enumerate() {
-        for (d, &x) in row.iter().enumerate() {
-            if x != 0.0 {
-                postings[d].push((i as u32, x));
-            }
-        }
-    }
-    postings
+/// The sparse product's index of unit rows (Bayardo et al., WWW 2007, "All-Pairs", with ℓ2
+/// bounds as in L2AP, Anastasiu & Karypis, ICDE 2014). The dimensions are ordered by how many
+/// rows have them, most first; each row's non-zero values in that order are split into its
+/// *prefix*, the longest run from the start whose ℓ2 norm stays under the bound, and the rest,
+/// which the inverted index holds. A unit row's prefix adds less than the bound to its dot
+/// product with any unit row, so a pair at or above the bound shares an indexed value.
+#[derive(Default)]
+struct PrefixIndex {
+    /// For each dimension, the rows whose value in it is indexed, ascending, and that value.
+    postings: Vec<Vec<(u32, f32)>>,
+    /// Each row's non-zero values `(dimension, value)` in dimension order, at
+    /// `row_ptr[i]..row_ptr[i + 1]`; the first `prefix_len[i]` of them are its prefix.
+    values: Vec<(u32, f32)>,
+    row_ptr: Vec<usize>,
+    prefix_len: Vec<u32>,
+    /// Each row's prefix norm.
+    prefix_norm: Vec<f64>,
+    /// Each dimension's position in the order.
+    position: Vec<u32>,
 }
 
-/// Offers `(i, j, dot)` for every row `i` of `rows` and every row `j > i` sharing a non-zero
-/// dimension with it, the dot product accumulated over the shared dimensions of `postings`.
+impl PrefixIndex {
+    /// Splits every row of `unit` (`dim` values each) with the ℓ2 bound `bound`: a prefix's
+    /// norm, summed in f64, stays strictly below it.
+    fn new(unit: &[f32], dim: usize, bound: f32) -> Self {
+        let rows = unit.chunks_exact(dim.max(1));
+        let mut nnz = vec![0usize; dim];
+        for row in rows.clone() {
+            for (d, &x) in row.iter().enumerate() {
+                nnz[d] += usize::from(x != 0.0);
+            }
+        }
+        let mut order: Vec<usize> = (0..dim).collect();
+        order.sort_by_key(|&d| (std::cmp::Reverse(nnz[d]), d));
+        let bound = f64::from(bound.max(0.0));
+        let mut position = vec![0u32; dim];
+        for (p, &d) in order.iter().enumerate() {
+            position[d] = p as u32;
+        }
+        let mut index = Self {
+            postings: vec![Vec::new(); dim],
+            row_ptr: vec![0],
+            position,
+            ..Self::default()
+        };
+        for (i, row) in rows.enumerate() {
+            let mut squares = 0f64;
+            let mut prefix = 0u32;
+            let mut in_prefix = true;
+            for &d in &order {
+                let x = row[d];
+                if x == 0.0 {
+                    continue;
+                }
+                let next = squares + f64::from(x) * f64::from(x);
+                in_prefix = in_prefix && next.sqrt() < bound;
+                if in_prefix {
+                    squares = next;
+                    prefix += 1;
+                } else {
+                    index.postings[d].push((i as u32, x));
+                }
+                index.values.push((d as u32, x));
+            }
+            index.row_ptr.push(index.values.len());
+            index.prefix_len.push(prefix);
+            index.prefix_norm.push(squares.sqrt());
+        }
+        index
+    }
+
+    /// Row `i`'s non-zero values in dimension order.
+    fn values(&self, i: usize) -> &[(u32, f32)] {
+        &self.values[self.row_ptr[i]..self.row_ptr[i + 1]]
+    }
+
+    /// Row `i`'s prefix.
+    fn prefix(&self, i: usize) -> &[(u32, f32)] {
+        &self.values(i)[..self.prefix_len[i] as usize]
+    }
+}
+
+/// Offers `(i, j, dot)` for every row `i` of `rows` (unit rows of `unit`, `dim` values each)
+/// and every row `j > i` whose dot product with it may reach `bound` ([`PrefixIndex`]).
+///
+/// Row `i`'s values are run over the index from its last dimension in order back to its first;
+/// a row met for the first time becomes a candidate only while the norm of row `i`'s values
+/// not yet run is at least `bound`. That misses no pair at or above `bound`: such a row shares
+/// no indexed value with row `i` in the dimensions already run, and its prefix lies before its
+/// indexed values in the order, so its dot product with row `i` is at most that norm. A
+/// candidate's indexed values give the exact part `A` of its dot product; its prefix adds at
+/// most its norm times the norm of row `i`'s values before its first indexed one, and only a
+/// candidate whose `A` plus that can reach `bound` has its prefix summed and is offered.
 fn sparse_block(
     unit: &[f32],
     dim: usize,
-    postings: &[Vec<(u32, f32)>],
+    index: &PrefixIndex,
     rows: std::ops::Range<usize>,
+    bound: f32,
     offer: &mut impl FnMut(usize, usize, f32),
 ) {
     let n = unit.len() / dim.max(1);
+    let bound = f64::from(bound);
     let mut dot = vec![0f32; n];
-    // `seen[j] == i + 1` once row i has touched row j (a dot product may sum to exactly 0).
+    // `seen[j] == i + 1` once row j is a candidate of row i (a dot product may sum to 0).
     let mut seen = vec![0u32; n];
     let mut touched = Vec::new();
+    // Row i's values' positions in the order, and the squared norms of its first k values.
+    let (mut positions, mut squares) = (Vec::new(), Vec::new());
     for i in rows {
         let row = &unit[i * dim..(i + 1) * dim];
-        for (d, &x) in row.iter().enumerate() {
-            if x == 0.0 {
-                continue;
-            }
-            let list = &postings[d];
+        let values = index.values(i);
+        positions.clear();
+        squares.clear();
+        squares.push(0f64);
+        for &(d, x) in values {
+            positions.push(index.position[d as usize]);
+            squares.push(squares[squares.len() - 1] + f64::from(x) * f64::from(x));
+        }
+        // The squared norm of the values not yet run, the current one included.
+        let mut rest = squares[values.len()];
+        for &(d, x) in values.iter().rev() {
+            let admit = rest.sqrt() >= bound;
+            rest -= f64::from(x) * f64::from(x);
+            let list = &index.postings[d as usize];
             let after = list.partition_point(|&(j, _)| j as usize <= i);
             for &(j, y) in &list[after..] {
                 let j = j as usize;
                 if seen[j] != i as u32 + 1 {
+                    if !admit {
+                        continue;
+                    }
                     seen[j] = i as u32 + 1;
                     dot[j] = 0.0;
                     touched.push(j);
@@ -188,7 +284,16 @@ fn sparse_block(
             }
         }
         for &j in &touched {
-            offer(i, j, dot[j]);
+            let prefix = index.prefix(j);
+            // Row i's norm before j's first indexed value (j has one: it was met in the index).
+            let first_indexed = index.position[index.values(j)[prefix.len()].0 as usize];
+            let before = squares[positions.partition_point(|&p| p < first_indexed)].sqrt();
+            // 1e-4 of slack for the f32 sum in `dot`.
+            if f64::from(dot[j]) + index.prefix_norm[j] * before + 1e-4 < bound {
+                continue;
+            }
+            let rest: f32 = prefix.iter().map(|&(d, y)| row[d as usize] * y).sum();
+            offer(i, j, dot[j] + rest);
         }
         touched.clear();
     }
