@@ -6,7 +6,10 @@
 //! `header`, `footer`, `aside`, `script`, `style`, `noscript`, `template`, `svg`, `form`,
 //! `button` and every element with a `data-hipporag-ignore` attribute are skipped with their
 //! content; so is a heading's permalink (`a.headerlink`, Sphinx's "¶"), and a `<ruby>`'s
-//! reading (`rt`, `rp`: pinyin or furigana over the characters, which would cut their words).
+//! reading (`rt`, `rp`: pinyin or furigana over the characters, which would cut their words),
+//! and a code listing's line-number gutter (an element of one of the [`LINE_NUMBER_CLASSES`]:
+//! "1 2 3 …" down the side of a source file, words of no page and, on Debian's rust-doc, more
+//! than half of the static vocabulary).
 //!
 //! **Sections**: every `h1`–`h6` starts one. Its anchor is the heading's `id`, else the target
 //! of a `#fragment` link inside it (Sphinx's permalink), else the `id` of the nearest enclosing
@@ -47,6 +50,18 @@ pub struct Page {
 const SKIP: &[&str] = &[
     "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg", "form",
     "button", "head", "rt", "rp",
+];
+/// Classes of the line-number gutter beside a code listing, as the generators that write one
+/// name it: rustdoc's `line-numbers` (`src-line-numbers` since Rust 1.66), Pygments' (Sphinx,
+/// MkDocs) `linenos` and `linenodiv`, Rouge's (Jekyll) `lineno`, Chroma's (Hugo) `lnt` and `ln`.
+pub const LINE_NUMBER_CLASSES: &[&str] = &[
+    "line-numbers",
+    "src-line-numbers",
+    "linenos",
+    "linenodiv",
+    "lineno",
+    "lnt",
+    "ln",
 ];
 const BLOCK: &[&str] = &[
     "p",
@@ -200,7 +215,11 @@ impl Walker {
                 Node::Element(e) => {
                     let name = e.name();
                     let permalink = name == "a" && e.classes().any(|c| c == "headerlink");
-                    if SKIP.contains(&name) || e.attr("data-hipporag-ignore").is_some() || permalink
+                    let gutter = e.classes().any(|c| LINE_NUMBER_CLASSES.contains(&c));
+                    if SKIP.contains(&name)
+                        || e.attr("data-hipporag-ignore").is_some()
+                        || permalink
+                        || gutter
                     {
                         continue;
                     }
@@ -402,6 +421,27 @@ mod tests {
             "Encoding basic Python object hierarchies:\n>>> import json\n>>> json.dumps(['foo'])\n'[\"foo\"]'\nCompact encoding:"
         );
         assert_eq!(s.code_lines, vec![1, 2, 3]);
+    }
+
+    /// A source page of Debian's rust-doc (rustdoc 1.63, `src/test/helpers/shuffle.rs.html`,
+    /// cut short) and a Pygments table listing: the gutter's numbers are no word of the page.
+    #[test]
+    fn line_number_gutters_are_left_out() {
+        let rustdoc = r##"<html><body><section id="main-content" class="content"><div class="example-wrap"><pre class="line-numbers"><span id="1">1</span>
+<span id="2">2</span>
+<span id="3">3</span>
+</pre><pre class="rust"><code><span class="kw">use</span> <span class="ident">std::hash</span>;
+<span class="kw">pub</span> <span class="kw">struct</span> <span class="ident">Shuffle</span>;
+</code></pre></div></section></body></html>"##;
+        let s = &extract_html(rustdoc).sections[0];
+        assert_eq!(s.text, "use std::hash;\npub struct Shuffle;");
+        assert_eq!(s.code_lines, vec![0, 1]);
+        let pygments = r##"<html><body><main><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre><span class="normal">1</span>
+<span class="normal">2</span></pre></div></td><td class="code"><div class="highlight"><pre><span></span>x = 1
+y = 2
+</pre></div></td></tr></table></main></body></html>"##;
+        let s = &extract_html(pygments).sections[0];
+        assert_eq!(s.text, "x = 1\ny = 2");
     }
 
     /// Python 3.11's library/json.html (python3.11-doc): a definition's permalink sits in a
