@@ -31,6 +31,10 @@ pub(crate) struct SiteArgs {
     /// indexes: `--exclude 'genindex*.html'`.
     #[arg(long)]
     pub(crate) exclude: Vec<String>,
+    /// Also index pages whose `<meta name="robots">` says `noindex` (left out by default, as
+    /// search engines leave them out; redirect stubs are left out always).
+    #[arg(long)]
+    pub(crate) include_noindex: bool,
     /// Synonymy threshold τ on cosine.
     #[arg(long, default_value_t = 0.8)]
     pub(crate) synonymy_threshold: f32,
@@ -202,6 +206,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
             ..Default::default()
         },
         exclude: a.exclude,
+        include_noindex: a.include_noindex,
         full_index: a.full_index,
         split: hipporag_indexer::split::SplitOptions {
             fragment_text_chars: a.fragment_text_chars,
@@ -241,8 +246,15 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         "{} phrases; OpenIE reused for {} passages",
         r.phrases, r.openie_cached
     );
+    let left_out = match r.noindex_pages + r.redirect_pages {
+        0 => String::new(),
+        n => format!(
+            " ({n} more left out: {} noindex, {} redirects)",
+            r.noindex_pages, r.redirect_pages
+        ),
+    };
     log::info!(
-        "{}: {} pages, {} passages, {graph}, {} words with static embeddings; {} embeddings reused, {} encoded; {}; {:.2} s",
+        "{}: {} pages{left_out}, {} passages, {graph}, {} words with static embeddings; {} embeddings reused, {} encoded; {}; {:.2} s",
         a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),
         r.pages,
         r.passages,

@@ -46,6 +46,7 @@ fn opts(pkg: &Path) -> SiteOptions {
         ui: Assets::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/site")),
         build: BuildOptions::default(),
         exclude: Vec::new(),
+        include_noindex: false,
         query_encoder: None,
         full_index: true,
         split: Default::default(),
@@ -113,7 +114,8 @@ fn output(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn passages_carry_url_anchor_and_heading_path() {
     let tmp = tempfile::tempdir().unwrap();
     write_site(tmp.path());
-    let (pages, passages) = read_site(tmp.path(), &[], Language::English).unwrap();
+    let read = read_site(tmp.path(), &[], false, Language::English).unwrap();
+    let (pages, passages) = (read.files, read.passages);
     assert_eq!(pages, 3);
     let got: Vec<(&str, &str)> = passages
         .iter()
@@ -134,8 +136,65 @@ fn passages_carry_url_anchor_and_heading_path() {
         passages.iter().all(|p| !p.passage.text.contains("©")),
         "footer skipped"
     );
-    let (n, _) = read_site(tmp.path(), &["guide/**".into()], Language::English).unwrap();
-    assert_eq!(n, 2, "--exclude");
+    let read = read_site(tmp.path(), &["guide/**".into()], false, Language::English).unwrap();
+    assert_eq!(read.files, 2, "--exclude");
+}
+
+/// The heads of two kinds of page on Debian's rust-doc: mdBook's `book/print.html` (the whole
+/// book again, `noindex`) and one of its 10,098 redirect stubs
+/// (`rustdoc/the-doc-attribute.html`).
+#[test]
+fn noindex_pages_and_redirect_stubs_are_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_site(tmp.path());
+    std::fs::write(
+        tmp.path().join("print.html"),
+        r#"<!DOCTYPE HTML><html lang="en"><head><meta charset="UTF-8"><title>The Rust Programming Language</title>
+<meta name="robots" content="noindex" /></head><body><main><h1>Widgets, all chapters</h1><p>Widgets again.</p></main></body></html>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("moved.html"),
+        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Redirecting...</title>
+<meta http-equiv="refresh" content="0;URL='index.html'"></head>
+<body><p>Redirecting to... <a href="index.html">index.html</a>.</p></body></html>"#,
+    )
+    .unwrap();
+    let urls = |r: &hipporag_indexer::site::SitePages| -> Vec<String> {
+        let mut u: Vec<String> = r
+            .passages
+            .iter()
+            .map(|p| {
+                p.passage
+                    .url
+                    .clone()
+                    .unwrap()
+                    .split('#')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        u.dedup();
+        u
+    };
+    let read = read_site(tmp.path(), &[], false, Language::English).unwrap();
+    assert_eq!((read.files, read.noindex, read.redirects), (5, 1, 1));
+    assert_eq!(
+        urls(&read),
+        ["/guide/gears.html", "/index.html", "/notes.html"]
+    );
+    let read = read_site(tmp.path(), &[], true, Language::English).unwrap();
+    assert_eq!((read.files, read.noindex, read.redirects), (5, 0, 1));
+    assert_eq!(
+        urls(&read),
+        [
+            "/guide/gears.html",
+            "/index.html",
+            "/notes.html",
+            "/print.html"
+        ]
+    );
 }
 
 #[test]

@@ -45,6 +45,41 @@ pub struct Page {
     pub sections: Vec<Section>,
     /// `<html lang>` as written (`zh-CN`), when the page has one.
     pub lang: Option<String>,
+    /// Why the page's `<head>` asks to stay out of search results, if it does.
+    pub unlisted: Option<Unlisted>,
+}
+
+/// Why a page's `<head>` asks to stay out of search results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unlisted {
+    /// `<meta name="robots" content="…noindex…">` (or `none`; Google's robots meta tag): the
+    /// page asks search engines not to list it. mdBook writes it on
+    /// `print.html`, the whole book on one page again; Pagefind users ask for it to be honoured
+    /// (Pagefind issue #1289).
+    Noindex,
+    /// `<meta http-equiv="refresh" content="…; url=…">`: a stub that only sends the reader to
+    /// another page (a moved page's old address; 10,098 of the 32,101 pages of Debian's
+    /// rust-doc). Pagefind issues #340 and #787.
+    Redirect,
+}
+
+/// What a parsed page's `<meta>` elements say about listing it ([`Unlisted`]; `noindex` wins
+/// over a redirect).
+fn unlisted(doc: &Html) -> Option<Unlisted> {
+    let sel = Selector::parse("meta").expect("valid selector");
+    let mut redirect = false;
+    for m in doc.select(&sel) {
+        let attr = |name: &str| m.value().attr(name).unwrap_or("").to_ascii_lowercase();
+        if attr("name") == "robots"
+            && attr("content")
+                .split(',')
+                .any(|d| matches!(d.trim(), "noindex" | "none"))
+        {
+            return Some(Unlisted::Noindex);
+        }
+        redirect |= attr("http-equiv") == "refresh" && attr("content").contains("url=");
+    }
+    redirect.then_some(Unlisted::Redirect)
 }
 
 const SKIP: &[&str] = &[
@@ -310,6 +345,7 @@ pub fn extract_html(html: &str) -> Page {
         title: page_title,
         sections: w.sections,
         lang,
+        unlisted: unlisted(&doc),
     }
 }
 

@@ -118,6 +118,9 @@ pub struct SiteOptions {
     pub build: BuildOptions,
     /// Shell globs over site-relative paths (`genindex*.html`, `api/**`) of pages to leave out.
     pub exclude: Vec<String>,
+    /// Index the pages marked `noindex` too ([`html::Unlisted::Noindex`]; redirects are left
+    /// out whatever this says).
+    pub include_noindex: bool,
     /// The query encoder to ship when the index's encoder is a model (None for the built-in
     /// `hashed-ngram-v1`, which hipporag.js runs).
     pub query_encoder: Option<QueryEncoderFiles>,
@@ -133,8 +136,12 @@ pub struct SiteOptions {
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteReport {
-    /// HTML and Markdown pages read.
+    /// HTML and Markdown pages indexed.
     pub pages: usize,
+    /// Pages left out because they ask not to be indexed ([`html::Unlisted::Noindex`]).
+    pub noindex_pages: usize,
+    /// Pages left out as redirects ([`html::Unlisted::Redirect`]).
+    pub redirect_pages: usize,
     /// Passages indexed.
     pub passages: usize,
     /// Phrase nodes of the phrase graph (the phrase pieces hold their PPR vectors).
@@ -288,19 +295,35 @@ pub fn page_passages(page: &html::Page, url: &str, default: Language) -> Vec<Sit
     out
 }
 
+/// The pages of a site as [`read_site`] read them.
+#[derive(Debug, Clone, Default)]
+pub struct SitePages {
+    /// HTML and Markdown files read (those left out below included).
+    pub files: usize,
+    /// Pages left out as `noindex` ([`html::Unlisted::Noindex`]; 0 with `include_noindex`).
+    pub noindex: usize,
+    /// Pages left out as redirects ([`html::Unlisted::Redirect`]).
+    pub redirects: usize,
+    /// The passages of the other pages, in path order.
+    pub passages: Vec<SitePassage>,
+}
+
 /// Reads every page of `dir` (less `exclude`d ones) into passages, in path order; a page
-/// without a supported `<html lang>` (and every Markdown page) is in `default`.
+/// without a supported `<html lang>` (and every Markdown page) is in `default`. A page whose
+/// `<head>` asks to stay out of search results ([`html::Unlisted`]) gives no passage: a
+/// redirect always, a `noindex` page unless `include_noindex`.
 ///
 /// # Errors
 /// [`Error::Io`] naming an unreadable page; [`Error::InvalidRequest`] for a bad glob.
 pub fn read_site(
     dir: &Path,
     exclude: &[String],
+    include_noindex: bool,
     default: Language,
-) -> Result<(usize, Vec<SitePassage>)> {
+) -> Result<SitePages> {
     let files = pages(dir, exclude)?;
     // Pages are read and parsed in parallel, and joined in file order.
-    let read = |f: &PathBuf| -> Result<Vec<SitePassage>> {
+    let read = |f: &PathBuf| -> Result<(Option<html::Unlisted>, Vec<SitePassage>)> {
         let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;
         let text = String::from_utf8_lossy(&bytes);
         let rel = f.strip_prefix(dir).unwrap_or(f);
@@ -313,13 +336,26 @@ pub fn read_site(
         } else {
             html::extract_html(&text)
         };
-        Ok(page_passages(&page, &url, default))
+        let unlisted = page
+            .unlisted
+            .filter(|&u| !(include_noindex && u == html::Unlisted::Noindex));
+        if unlisted.is_some() {
+            return Ok((unlisted, Vec::new()));
+        }
+        Ok((None, page_passages(&page, &url, default)))
     };
-    let mut out = Vec::new();
-    for passages in crate::parallel::map(&files, read) {
-        out.extend(passages?);
+    let mut out = SitePages {
+        files: files.len(),
+        ..Default::default()
+    };
+    for page in crate::parallel::map(&files, read) {
+        match page? {
+            (Some(html::Unlisted::Noindex), _) => out.noindex += 1,
+            (Some(html::Unlisted::Redirect), _) => out.redirects += 1,
+            (None, passages) => out.passages.extend(passages),
+        }
     }
-    Ok((files.len(), out))
+    Ok(out)
 }
 
 /// Builds `dir/_hipporag/` (see the module docs); returns what it did.
@@ -359,17 +395,42 @@ pub fn build_site(
         }
     }
     progress.start("pages read", 0);
-    let (page_count, mut site) = read_site(dir, &opts.exclude, opts.build.language)?;
-    progress.advance(page_count as u64);
+    let read = read_site(
+        dir,
+        &opts.exclude,
+        opts.include_noindex,
+        opts.build.language,
+    )?;
+    progress.advance(read.files as u64);
+    if read.noindex + read.redirects > 0 {
+        progress.detail(&format!(
+            "{} left out: {} noindex, {} redirects",
+            read.noindex + read.redirects,
+            read.noindex,
+            read.redirects
+        ));
+    }
     progress.finish();
+    let mut site = read.passages;
     if site.is_empty() {
+        let hint = if read.noindex > 0 {
+            format!(
+                " ({} of {} pages ask not to be indexed, `<meta name=\"robots\" content=\"noindex\">`: \
+                 --include-noindex indexes them)",
+                read.noindex, read.files
+            )
+        } else {
+            String::new()
+        };
         return Err(Error::InvalidRequest(format!(
-            "{}: no page with text (looked for *.html, *.htm and *.md)",
+            "{}: no page with text (looked for *.html, *.htm and *.md){hint}",
             dir.display()
         )));
     }
     let mut report = SiteReport {
-        pages: page_count,
+        pages: read.files - read.noindex - read.redirects,
+        noindex_pages: read.noindex,
+        redirect_pages: read.redirects,
         passages: site.len(),
         ..Default::default()
     };
@@ -643,6 +704,7 @@ mod tests {
                 code_lines: vec![1, 3, 4],
             }],
             lang: None,
+            unlisted: None,
         };
         let ps = page_passages(&page, "/t.html", Language::English);
         let got: Vec<(usize, Vec<usize>)> = ps
