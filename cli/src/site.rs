@@ -246,13 +246,16 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         "{} phrases; OpenIE reused for {} passages",
         r.phrases, r.openie_cached
     );
-    let left_out = match r.noindex_pages + r.redirect_pages {
-        0 => String::new(),
-        n => format!(
-            " ({n} more left out: {} noindex, {} redirects)",
-            r.noindex_pages, r.redirect_pages
-        ),
-    };
+    let left_out = hipporag_indexer::site::left_out_summary(
+        r.noindex_pages,
+        r.redirect_pages,
+        r.unmarked_pages,
+    )
+    .map(|why| {
+        let n = r.noindex_pages + r.redirect_pages + r.unmarked_pages;
+        format!(" ({n} more left out: {why})")
+    })
+    .unwrap_or_default();
     log::info!(
         "{}: {} pages{left_out}, {} passages, {graph}, {} words with static embeddings; {} embeddings reused, {} encoded; {}; {:.2} s",
         a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),

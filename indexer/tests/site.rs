@@ -197,6 +197,29 @@ fn noindex_pages_and_redirect_stubs_are_left_out() {
     );
 }
 
+/// Pagefind's rule: once a page marks its body (`data-pagefind-body`), pages that do not are
+/// not content (listings, tag pages) and are left out.
+#[test]
+fn pages_without_a_marked_body_are_left_out_once_one_page_has_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_site(tmp.path());
+    let read = read_site(tmp.path(), &[], false, Language::English).unwrap();
+    assert_eq!(read.unmarked, 0, "no page is marked");
+    std::fs::write(
+        tmp.path().join("post.html"),
+        r#"<html><body><nav>Tags</nav><article data-pagefind-body><h1>Spindle torque</h1><p>Torque grows with the spindle's gear ratio.</p></article></body></html>"#,
+    )
+    .unwrap();
+    let read = read_site(tmp.path(), &[], false, Language::English).unwrap();
+    assert_eq!((read.files, read.unmarked), (4, 3));
+    let urls: Vec<&str> = read
+        .passages
+        .iter()
+        .map(|p| p.passage.url.as_deref().unwrap())
+        .collect();
+    assert_eq!(urls, ["/post.html#spindle-torque"]);
+}
+
 #[test]
 fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     let pkg = tempfile::tempdir().unwrap();

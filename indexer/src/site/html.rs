@@ -1,10 +1,13 @@
 //! A page's main content as sections: HTML (scraper, html5ever's parser) and Markdown
 //! (pulldown-cmark, rendered to HTML and then read the same way).
 //!
-//! **Main content** (Pagefind's rules, which site owners know): the element marked
-//! `data-hipporag-body`, else `<main>`, else `[role=main]`, else `<body>`. Inside it, `nav`,
+//! **Main content** (Pagefind's rules, which site owners know, and Pagefind's attributes, so
+//! that a site marked for Pagefind needs no change): the elements marked `data-hipporag-body`
+//! or `data-pagefind-body` (once a page of the site has one, pages without are left out:
+//! [`Page::marked_body`]), else `<main>`, else `[role=main]`, else `<body>`. Inside it, `nav`,
 //! `header`, `footer`, `aside`, `script`, `style`, `noscript`, `template`, `svg`, `form`,
-//! `button` and every element with a `data-hipporag-ignore` attribute are skipped with their
+//! `button` and every element with a `data-hipporag-ignore` or `data-pagefind-ignore`
+//! attribute are skipped with their
 //! content; so is a heading's permalink (`a.headerlink`, Sphinx's "¶"), and a `<ruby>`'s
 //! reading (`rt`, `rp`: pinyin or furigana over the characters, which would cut their words),
 //! and a code listing's line-number gutter (an element of one of the [`LINE_NUMBER_CLASSES`]:
@@ -47,6 +50,19 @@ pub struct Page {
     pub lang: Option<String>,
     /// Why the page's `<head>` asks to stay out of search results, if it does.
     pub unlisted: Option<Unlisted>,
+    /// Whether an element of the page is marked as its body (`data-hipporag-body` or
+    /// `data-pagefind-body`): once one page of a site is, the site's unmarked pages are left
+    /// out, as Pagefind leaves them out.
+    pub marked_body: bool,
+}
+
+/// The attributes that mark a page's body (the selector list): ours and Pagefind's, so that a
+/// site marked for Pagefind is read as Pagefind reads it.
+const BODY_MARKS: &str = "[data-hipporag-body], [data-pagefind-body]";
+
+fn is_body_mark(e: &ElementRef<'_>) -> bool {
+    let e = e.value();
+    e.attr("data-hipporag-body").is_some() || e.attr("data-pagefind-body").is_some()
 }
 
 /// Why a page's `<head>` asks to stay out of search results.
@@ -253,6 +269,7 @@ impl Walker {
                     let gutter = e.classes().any(|c| LINE_NUMBER_CLASSES.contains(&c));
                     if SKIP.contains(&name)
                         || e.attr("data-hipporag-ignore").is_some()
+                        || e.attr("data-pagefind-ignore").is_some()
                         || permalink
                         || gutter
                     {
@@ -302,10 +319,25 @@ pub fn extract_html(html: &str) -> Page {
         .next()
         .map(|t| collapse(&t.text().collect::<String>()))
         .unwrap_or_default();
-    let root = ["[data-hipporag-body]", "main", "[role=main]", "body"]
-        .iter()
-        .find_map(|s| doc.select(&sel(s)).next())
-        .unwrap_or_else(|| doc.root_element());
+    // Every element marked as the body (none inside another), else the first of the others.
+    let marked: Vec<ElementRef<'_>> = doc
+        .select(&sel(BODY_MARKS))
+        .filter(|e| {
+            !e.ancestors()
+                .filter_map(ElementRef::wrap)
+                .any(|a| is_body_mark(&a))
+        })
+        .collect();
+    let roots = if marked.is_empty() {
+        vec![
+            ["main", "[role=main]", "body"]
+                .iter()
+                .find_map(|s| doc.select(&sel(s)).next())
+                .unwrap_or_else(|| doc.root_element()),
+        ]
+    } else {
+        marked.clone()
+    };
     let mut w = Walker {
         sections: Vec::new(),
         path: Vec::new(),
@@ -320,7 +352,9 @@ pub fn extract_html(html: &str) -> Page {
     };
     // The page title is the first heading when there is one (it names the page's subject
     // without the site's suffix), else <title>.
-    w.walk(root);
+    for root in roots {
+        w.walk(root);
+    }
     w.end_section();
     let page_title = if w.title.is_empty() {
         title
@@ -346,6 +380,7 @@ pub fn extract_html(html: &str) -> Page {
         sections: w.sections,
         lang,
         unlisted: unlisted(&doc),
+        marked_body: !marked.is_empty(),
     }
 }
 
@@ -422,6 +457,20 @@ mod tests {
         let html = r#"<html><body><main><h1>檢索</h1><p>文檔中的<ruby>關<rp>(</rp><rt>guān</rt><rp>)</rp></ruby>鍵信息</p></main></body></html>"#;
         let p = extract_html(html);
         assert_eq!(p.sections[0].text, "文檔中的關鍵信息");
+    }
+
+    /// A page marked up for Pagefind: two `data-pagefind-body` elements (both read, in order)
+    /// and a `data-pagefind-ignore` one inside.
+    #[test]
+    fn pagefind_attributes_are_read_as_ours() {
+        let html = r#"<html><body><main><p>Sidebar text</p>
+<article data-pagefind-body><h2>First</h2><p>One.</p><div data-pagefind-ignore="all"><p>Comments</p></div></article>
+<p>Between</p><section data-pagefind-body><h2>Second</h2><p>Two.</p></section></main></body></html>"#;
+        let p = extract_html(html);
+        assert!(p.marked_body);
+        let texts: Vec<&str> = p.sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["One.", "Two."]);
+        assert!(!extract_html("<html><body><main><p>x</p></main></body></html>").marked_body);
     }
 
     #[test]

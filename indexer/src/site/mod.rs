@@ -142,6 +142,9 @@ pub struct SiteReport {
     pub noindex_pages: usize,
     /// Pages left out as redirects ([`html::Unlisted::Redirect`]).
     pub redirect_pages: usize,
+    /// Pages left out for having no marked body on a site whose other pages have one
+    /// ([`html::Page::marked_body`]).
+    pub unmarked_pages: usize,
     /// Passages indexed.
     pub passages: usize,
     /// Phrase nodes of the phrase graph (the phrase pieces hold their PPR vectors).
@@ -304,14 +307,34 @@ pub struct SitePages {
     pub noindex: usize,
     /// Pages left out as redirects ([`html::Unlisted::Redirect`]).
     pub redirects: usize,
+    /// Pages left out for having no body marked when other pages of the site have one
+    /// ([`html::Page::marked_body`]).
+    pub unmarked: usize,
     /// The passages of the other pages, in path order.
     pub passages: Vec<SitePassage>,
+}
+
+/// What [`read_site`] left out, for people: `"71 noindex, 10098 redirects"` (the kinds with
+/// pages only), or `None` when it left out nothing.
+pub fn left_out_summary(noindex: usize, redirects: usize, unmarked: usize) -> Option<String> {
+    let parts: Vec<String> = [
+        (noindex, "noindex"),
+        (redirects, "redirects"),
+        (unmarked, "without a marked body"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// Reads every page of `dir` (less `exclude`d ones) into passages, in path order; a page
 /// without a supported `<html lang>` (and every Markdown page) is in `default`. A page whose
 /// `<head>` asks to stay out of search results ([`html::Unlisted`]) gives no passage: a
-/// redirect always, a `noindex` page unless `include_noindex`.
+/// redirect always, a `noindex` page unless `include_noindex`. Once any page marks its body
+/// (`data-hipporag-body` or Pagefind's `data-pagefind-body`), the pages that do not are left
+/// out, as Pagefind leaves them out.
 ///
 /// # Errors
 /// [`Error::Io`] naming an unreadable page; [`Error::InvalidRequest`] for a bad glob.
@@ -323,7 +346,7 @@ pub fn read_site(
 ) -> Result<SitePages> {
     let files = pages(dir, exclude)?;
     // Pages are read and parsed in parallel, and joined in file order.
-    let read = |f: &PathBuf| -> Result<(Option<html::Unlisted>, Vec<SitePassage>)> {
+    let read = |f: &PathBuf| -> Result<(Option<html::Unlisted>, bool, Vec<SitePassage>)> {
         let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;
         let text = String::from_utf8_lossy(&bytes);
         let rel = f.strip_prefix(dir).unwrap_or(f);
@@ -340,19 +363,24 @@ pub fn read_site(
             .unlisted
             .filter(|&u| !(include_noindex && u == html::Unlisted::Noindex));
         if unlisted.is_some() {
-            return Ok((unlisted, Vec::new()));
+            return Ok((unlisted, page.marked_body, Vec::new()));
         }
-        Ok((None, page_passages(&page, &url, default)))
+        Ok((None, page.marked_body, page_passages(&page, &url, default)))
     };
+    let pages = crate::parallel::map(&files, read)
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+    let marked = pages.iter().any(|(_, marked, _)| *marked);
     let mut out = SitePages {
         files: files.len(),
         ..Default::default()
     };
-    for page in crate::parallel::map(&files, read) {
-        match page? {
-            (Some(html::Unlisted::Noindex), _) => out.noindex += 1,
-            (Some(html::Unlisted::Redirect), _) => out.redirects += 1,
-            (None, passages) => out.passages.extend(passages),
+    for (unlisted, marked_body, passages) in pages {
+        match unlisted {
+            Some(html::Unlisted::Noindex) => out.noindex += 1,
+            Some(html::Unlisted::Redirect) => out.redirects += 1,
+            None if marked && !marked_body => out.unmarked += 1,
+            None => out.passages.extend(passages),
         }
     }
     Ok(out)
@@ -402,13 +430,9 @@ pub fn build_site(
         opts.build.language,
     )?;
     progress.advance(read.files as u64);
-    if read.noindex + read.redirects > 0 {
-        progress.detail(&format!(
-            "{} left out: {} noindex, {} redirects",
-            read.noindex + read.redirects,
-            read.noindex,
-            read.redirects
-        ));
+    let left_out = read.noindex + read.redirects + read.unmarked;
+    if let Some(why) = left_out_summary(read.noindex, read.redirects, read.unmarked) {
+        progress.detail(&format!("{left_out} left out: {why}"));
     }
     progress.finish();
     let mut site = read.passages;
@@ -428,9 +452,10 @@ pub fn build_site(
         )));
     }
     let mut report = SiteReport {
-        pages: read.files - read.noindex - read.redirects,
+        pages: read.files - left_out,
         noindex_pages: read.noindex,
         redirect_pages: read.redirects,
+        unmarked_pages: read.unmarked,
         passages: site.len(),
         ..Default::default()
     };
@@ -705,6 +730,7 @@ mod tests {
             }],
             lang: None,
             unlisted: None,
+            marked_body: false,
         };
         let ps = page_passages(&page, "/t.html", Language::English);
         let got: Vec<(usize, Vec<usize>)> = ps
