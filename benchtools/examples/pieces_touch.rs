@@ -54,8 +54,9 @@ fn main() {
         "later mean",
         "term KB/q"
     );
-    // (term, cluster and fragment piece bytes, fragment text characters (0: whole text),
-    // phrase piece bytes)
+    // (term, cluster and fragment piece bytes (the fragments' gzipped since session 5 of
+    // 2026-11-27; the defaults below were raw bytes then), fragment text characters (0: whole
+    // text), phrase piece bytes)
     let phrase = hipporag_indexer::split::PHRASE_PIECE_BYTES;
     let settings: Vec<(usize, usize, usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
         // e.g. PIECES_TOUCH="16000,0,40000,0 16000,1500,24000,400"
@@ -89,7 +90,7 @@ fn main() {
                 term_piece_bytes: term,
                 cluster_piece_bytes: cluster,
                 phrase_piece_bytes: phrase_bytes,
-                fragment_piece_bytes: frag,
+                fragment_piece_gzip_bytes: frag,
                 fragment_text_chars: chars,
             },
         )

@@ -28,9 +28,9 @@ pub(crate) struct PiecesArgs {
     /// Phrase pieces end at the first key past this many uncompressed bytes.
     #[arg(long, default_value_t = SplitOptions::default().phrase_piece_bytes)]
     pub(crate) phrase_piece_bytes: usize,
-    /// Fragment pieces end at the first passage past this many uncompressed bytes.
-    #[arg(long, default_value_t = SplitOptions::default().fragment_piece_bytes)]
-    pub(crate) fragment_piece_bytes: usize,
+    /// Fragment pieces end at the first passage past this many gzipped bytes.
+    #[arg(long, default_value_t = SplitOptions::default().fragment_piece_gzip_bytes)]
+    pub(crate) fragment_piece_gzip_bytes: usize,
     /// Characters of each passage's text its fragment holds (a result's `content`), 0 for all.
     #[arg(long, default_value_t = SplitOptions::default().fragment_text_chars)]
     pub(crate) fragment_text_chars: usize,
@@ -47,7 +47,7 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
         term_piece_bytes: a.term_piece_bytes,
         cluster_piece_bytes: a.cluster_piece_bytes,
         phrase_piece_bytes: a.phrase_piece_bytes,
-        fragment_piece_bytes: a.fragment_piece_bytes,
+        fragment_piece_gzip_bytes: a.fragment_piece_gzip_bytes,
         fragment_text_chars: a.fragment_text_chars,
     };
     let files = split_index(&data, &opts)?;

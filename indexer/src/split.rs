@@ -6,7 +6,8 @@
 //! their node specificity and PPR vector (cut every [`SplitOptions::phrase_piece_bytes`], at
 //! most [`MAX_PHRASE_PIECES`] pieces), and fragment pieces of passages in passage order (each
 //! passage's text cut to [`SplitOptions::fragment_text_chars`]), cut every
-//! [`SplitOptions::fragment_piece_bytes`] (at most [`MAX_FRAGMENT_PIECES`] pieces).
+//! [`SplitOptions::fragment_piece_gzip_bytes`] of gzipped JSON (at most [`MAX_FRAGMENT_PIECES`]
+//! pieces).
 //!
 //! The meta piece is named by its hash; the others by the build id, a hash of them all
 //! ([`hipporag_wasm::split::build_id`]), and their kind and number.
@@ -33,7 +34,8 @@ use hipporag_wasm::static_embeddings::NO_CLUSTER;
 
 use crate::{Error, Result};
 
-/// Where to cut pieces (uncompressed bytes; a piece ends at the first boundary past it).
+/// Where to cut pieces (uncompressed bytes but for the fragments; a piece ends at the first
+/// boundary past it).
 #[derive(Debug, Clone, Copy)]
 pub struct SplitOptions {
     /// Term pieces: posting lists and sign rows (raised on a site whose keys would take more
@@ -46,9 +48,12 @@ pub struct SplitOptions {
     /// Phrase pieces: phrase keys with their passage counts and PPR vectors (raised on a site
     /// whose phrases would take more than [`MAX_PHRASE_PIECES`]).
     pub phrase_piece_bytes: usize,
-    /// Fragment pieces: the JSON of runs of passages (raised on a site whose passages would
-    /// take more than [`MAX_FRAGMENT_PIECES`]).
-    pub fragment_piece_bytes: usize,
+    /// Fragment pieces: runs of passages, cut by their JSON's **gzipped** bytes (each
+    /// passage's share measured in one deflate stream over its run of the site,
+    /// [`compressed_sizes`]), so that every fragment piece costs a result about the same
+    /// bytes on the wire however well its passages compress (raised on a site whose passages
+    /// would take more than [`MAX_FRAGMENT_PIECES`]).
+    pub fragment_piece_gzip_bytes: usize,
     /// Characters of each passage's text a fragment holds (what a result's `data()` gives as
     /// `content`, and its excerpt is cut from), 0 for the whole text ([`fragment_text`]).
     pub fragment_text_chars: usize,
@@ -57,7 +62,7 @@ pub struct SplitOptions {
 impl Default for SplitOptions {
     /// 6 KB of terms, 4 KB of phrases, a piece per IVF cluster (the clusters are bounded in
     /// size, [`crate::ivf::CLUSTER_CAPACITY_PERCENT`], so none is small enough
-    /// to share with profit), 6 KB of fragments holding whole passage texts
+    /// to share with profit), 1.7 KB of gzipped fragments holding whole passage texts
     /// ([`DEFAULT_FRAGMENT_TEXT_CHARS`]). docs/index-format.md ("How to cut the pieces") has
     /// the sweeps these came from.
     fn default() -> Self {
@@ -65,7 +70,7 @@ impl Default for SplitOptions {
             term_piece_bytes: TERM_PIECE_BYTES,
             cluster_piece_bytes: 0,
             phrase_piece_bytes: PHRASE_PIECE_BYTES,
-            fragment_piece_bytes: 6_000,
+            fragment_piece_gzip_bytes: FRAGMENT_PIECE_GZIP_BYTES,
             fragment_text_chars: DEFAULT_FRAGMENT_TEXT_CHARS,
         }
     }
@@ -95,8 +100,15 @@ pub const MAX_PHRASE_PIECES: usize = 1_000;
 /// texts in 8 KB fragments").
 pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 0;
 
+/// [`SplitOptions::fragment_piece_gzip_bytes`] by default: Python's docs get about as many
+/// fragment pieces as when they were cut every 6,000 bytes of JSON, the size
+/// docs/index-format.md ("How to cut the pieces") chose (a piece compressed alone is larger
+/// than its passages' shares, [`compressed_sizes`], which count what the passages before it
+/// let deflate reuse: docs/benchmarks.md, "Fragment pieces cut by their gzipped bytes").
+pub const FRAGMENT_PIECE_GZIP_BYTES: usize = 1_700;
+
 /// The most fragment pieces a site gets: past `MAX_FRAGMENT_PIECES ×`
-/// [`SplitOptions::fragment_piece_bytes`] of passage JSON, pieces grow to keep the count, so a
+/// [`SplitOptions::fragment_piece_gzip_bytes`] of gzipped passage JSON, pieces grow to keep the count, so a
 /// large site's file count stays within static hosts' limits (some cap a site at 20,000
 /// files) at more bytes per result shown.
 pub const MAX_FRAGMENT_PIECES: usize = 2_000;
@@ -165,6 +177,50 @@ fn gzip_sections<S: AsRef<[u8]>>(sections: &[S]) -> Piece {
         name: String::new(), // named once every piece is made: split_index
         bytes: e.finish().expect("writing to a Vec cannot fail"),
     }
+}
+
+/// Passages whose compressed sizes one deflate stream measures ([`compressed_sizes`]): the
+/// streams run in parallel, and a passage's share depends only on the passages before it in
+/// its own run of this many.
+const SIZE_RUN: usize = 1_024;
+
+/// Raw bytes of JSON per measured group of [`compressed_sizes`].
+const SIZE_GROUP: usize = 4_096;
+
+/// Each of `texts`' share of a level-9 deflate stream over them in order, in bytes: texts are
+/// written in groups of about [`SIZE_GROUP`] bytes, the stream flushed after each group (a
+/// sync flush), and the group's growth shared among its texts by their lengths. One stream
+/// per run of [`SIZE_RUN`] texts, so a share counts what the texts before it in its run let
+/// deflate reuse (a page's titles and URLs repeat from one passage to the next), as a piece
+/// of consecutive passages would; groups rather than single texts, so that the flushes' block
+/// headers do not swamp the shares of short, repetitive texts.
+fn compressed_sizes(texts: &[String]) -> Vec<usize> {
+    let runs: Vec<&[String]> = texts.chunks(SIZE_RUN).collect();
+    crate::parallel::map(&runs, |run| {
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), Compression::best());
+        let mut out = Vec::with_capacity(run.len());
+        let (mut first, mut raw, mut start) = (0, 0, 0);
+        for (k, t) in run.iter().enumerate() {
+            e.write_all(t.as_bytes())
+                .expect("writing to a Vec cannot fail");
+            raw += t.len();
+            if raw >= SIZE_GROUP || k + 1 == run.len() {
+                e.flush().expect("writing to a Vec cannot fail");
+                let grown = (e.get_ref().len() - start) as f64;
+                let group = &run[first..=k];
+                out.extend(
+                    group
+                        .iter()
+                        .map(|t| (grown * t.len() as f64 / raw.max(1) as f64).round() as usize),
+                );
+                (first, raw, start) = (k + 1, 0, e.get_ref().len());
+            }
+        }
+        out
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Postcard's size of a varint.
@@ -347,7 +403,8 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     let (phrases_meta, phrase_count) = phrase_pieces(data, damping, opts, &mut pieces)?;
 
     // Fragment pieces: runs of passages in passage order (a page's passages together), cut
-    // every `fragment_piece_bytes` of JSON (more on a site past MAX_FRAGMENT_PIECES of them).
+    // every `fragment_piece_gzip_bytes` of gzipped JSON (more on a site past
+    // MAX_FRAGMENT_PIECES of them).
     let pages = passage_pages(&data.passages);
     let records: Vec<serde_json::Value> = data
         .passages
@@ -363,9 +420,10 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         })
         .collect();
     let order: Vec<usize> = (0..data.passages.len()).collect();
-    let sizes: Vec<usize> = records.iter().map(|r| r.to_string().len() + 1).collect();
+    let json: Vec<String> = records.iter().map(|r| r.to_string()).collect();
+    let sizes = compressed_sizes(&json);
     let piece_bytes = opts
-        .fragment_piece_bytes
+        .fragment_piece_gzip_bytes
         .max(sizes.iter().sum::<usize>().div_ceil(MAX_FRAGMENT_PIECES));
     let fragment_runs = runs(&order, piece_bytes, |j| sizes[j]);
     let fragments: Vec<FragmentRange> = fragment_runs
@@ -703,7 +761,63 @@ impl PieceDir {
 
 #[cfg(test)]
 mod tests {
-    use super::{fragment_text, separator};
+    use super::{compressed_sizes, fragment_text, gzip, runs, separator};
+
+    /// Fragment JSON of two kinds, as rust-doc has them: 600 rows of one trait implementation
+    /// listing (one long heading path, a line of text each; the rows of a rustdoc page) and
+    /// 600 passages of Wikipedia prose (musique_train's corpus, `../shared/data`). Cut by their
+    /// gzipped shares, every piece but the last gzips to within 2× of the others; cut by raw
+    /// bytes into as many pieces, the prose pieces gzip to several times the listing ones.
+    #[test]
+    fn fragment_pieces_cut_by_gzipped_shares_cost_alike() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/data/musique_train/musique_train_corpus.json"
+        );
+        let corpus: Vec<serde_json::Value> =
+            serde_json::from_slice(&std::fs::read(path).expect(path)).expect("the corpus JSON");
+        let methods = [
+            "map", "filter", "fold", "zip", "chain", "take", "skip", "step_by",
+        ];
+        let mut records: Vec<String> = (0..600)
+            .map(|j| {
+                let m = methods[j % methods.len()];
+                serde_json::json!({
+                    "id": j,
+                    "title": format!("Struct std::collections::hash_map::DrainFilter › Trait Implementations › impl<K, V, F> Iterator for DrainFilter<'_, K, V, F> › fn {m}"),
+                    "url": format!("/std/collections/hash_map/struct.DrainFilter.html#method.{m}"),
+                    "text": format!("Calls a closure on each element of an iterator ({m}). Read more\n1.0.0 · source"),
+                })
+                .to_string()
+            })
+            .collect();
+        records.extend(corpus.iter().take(600).enumerate().map(|(k, p)| {
+            serde_json::json!({"id": 600 + k, "title": p["title"], "url": format!("/wiki/{k}.html"), "text": p["text"]})
+                .to_string()
+        }));
+        let order: Vec<usize> = (0..records.len()).collect();
+        let gz = |cut: &[&[usize]]| -> Vec<usize> {
+            cut.iter()
+                .map(|run| {
+                    let json: Vec<&str> = run.iter().map(|&j| records[j].as_str()).collect();
+                    gzip(format!("{{\"passages\":[{}]}}", json.join(",")).as_bytes())
+                        .bytes
+                        .len()
+                })
+                .collect()
+        };
+        let spread = |sizes: &[usize]| {
+            let body = &sizes[..sizes.len() - 1];
+            *body.iter().max().unwrap() as f64 / *body.iter().min().unwrap() as f64
+        };
+        let shares = compressed_sizes(&records);
+        let by_share = gz(&runs(&order, 2_000, |j| shares[j]));
+        assert!(by_share.len() >= 20, "{} pieces", by_share.len());
+        assert!(spread(&by_share) < 2.0, "gzipped shares: {by_share:?}");
+        let raw_target = records.iter().map(|r| r.len()).sum::<usize>() / by_share.len();
+        let by_raw = gz(&runs(&order, raw_target, |j| records[j].len()));
+        assert!(spread(&by_raw) > 3.0, "raw bytes: {by_raw:?}");
+    }
 
     #[test]
     fn separator_is_the_shortest_prefix_of_first_after_prev() {
