@@ -50,7 +50,7 @@ pub struct SplitOptions {
     pub phrase_piece_bytes: usize,
     /// Fragment pieces: runs of passages, cut by their JSON's **gzipped** bytes (each
     /// passage's share measured in one deflate stream over its run of the site,
-    /// [`compressed_sizes`]), so that every fragment piece costs a result about the same
+    /// `compressed_sizes`), so that every fragment piece costs a result about the same
     /// bytes on the wire however well its passages compress (raised on a site whose passages
     /// would take more than [`MAX_FRAGMENT_PIECES`]).
     pub fragment_piece_gzip_bytes: usize,
@@ -103,7 +103,7 @@ pub const DEFAULT_FRAGMENT_TEXT_CHARS: usize = 0;
 /// [`SplitOptions::fragment_piece_gzip_bytes`] by default: Python's docs get about as many
 /// fragment pieces as when they were cut every 6,000 bytes of JSON, the size
 /// docs/index-format.md ("How to cut the pieces") chose (a piece compressed alone is larger
-/// than its passages' shares, [`compressed_sizes`], which count what the passages before it
+/// than its passages' shares, `compressed_sizes`, which count what the passages before it
 /// let deflate reuse: docs/benchmarks.md, "Fragment pieces cut by their gzipped bytes").
 pub const FRAGMENT_PIECE_GZIP_BYTES: usize = 1_700;
 
@@ -179,12 +179,12 @@ fn gzip_sections<S: AsRef<[u8]>>(sections: &[S]) -> Piece {
     }
 }
 
-/// Passages whose compressed sizes one deflate stream measures ([`compressed_sizes`]): the
+/// Passages whose compressed sizes one deflate stream measures (`compressed_sizes`): the
 /// streams run in parallel, and a passage's share depends only on the passages before it in
 /// its own run of this many.
 const SIZE_RUN: usize = 1_024;
 
-/// Raw bytes of JSON per measured group of [`compressed_sizes`].
+/// Raw bytes of JSON per measured group of `compressed_sizes`.
 const SIZE_GROUP: usize = 4_096;
 
 /// Each of `texts`' share of a level-9 deflate stream over them in order, in bytes: texts are
