@@ -406,7 +406,8 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
     // every `fragment_piece_gzip_bytes` of gzipped JSON (more on a site past
     // MAX_FRAGMENT_PIECES of them).
     let pages = passage_pages(&data.passages);
-    let records: Vec<serde_json::Value> = data
+    // Each passage's JSON object, written once: its compressed share and its piece read it.
+    let json: Vec<String> = data
         .passages
         .iter()
         .enumerate()
@@ -417,10 +418,10 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
                 "url": p.url,
                 "text": fragment_text(&p.text, opts.fragment_text_chars),
             })
+            .to_string()
         })
         .collect();
     let order: Vec<usize> = (0..data.passages.len()).collect();
-    let json: Vec<String> = records.iter().map(|r| r.to_string()).collect();
     let sizes = compressed_sizes(&json);
     let piece_bytes = opts
         .fragment_piece_gzip_bytes
@@ -433,10 +434,8 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         })
         .collect();
     pieces.extend(crate::parallel::map(&fragment_runs, |run| {
-        let passages: Vec<&serde_json::Value> = run.iter().map(|&j| &records[j]).collect();
-        let json = serde_json::to_vec(&serde_json::json!({ "passages": passages }))
-            .expect("JSON of strings and numbers");
-        gzip(&json)
+        let passages: Vec<&str> = run.iter().map(|&j| json[j].as_str()).collect();
+        gzip(format!("{{\"passages\":[{}]}}", passages.join(",")).as_bytes())
     }));
 
     // The stopwords and their stems that are no key (the indexer leaves them out of both).
