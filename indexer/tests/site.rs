@@ -197,6 +197,36 @@ fn noindex_pages_and_redirect_stubs_are_left_out() {
     );
 }
 
+/// A site whose every page asks not to be indexed (a staging copy, say) fails with an error
+/// that says so and names the flag that indexes them; with the flag it builds.
+#[test]
+fn a_site_of_noindex_pages_says_why_it_has_no_text() {
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(
+        site.path().join("guide.html"),
+        r#"<html><head><meta name="robots" content="noindex, nofollow"></head><body><main><h1>Widgets</h1><p>Widgets turn spindles.</p></main></body></html>"#,
+    )
+    .unwrap();
+    let err = build_site(site.path(), &enc, None, &opts(pkg.path()), &())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no page with text")
+            && err.contains("1 of 1 pages ask not to be indexed")
+            && err.contains("--include-noindex"),
+        "{err}"
+    );
+    let with_flag = SiteOptions {
+        include_noindex: true,
+        ..opts(pkg.path())
+    };
+    let r = build_site(site.path(), &enc, None, &with_flag, &()).unwrap();
+    assert_eq!((r.pages, r.noindex_pages, r.passages), (1, 0, 1));
+}
+
 /// Pagefind's rule: once a page marks its body (`data-pagefind-body`), pages that do not are
 /// not content (listings, tag pages) and are left out.
 #[test]
