@@ -147,9 +147,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
     use hipporag_indexer::split::{MAX_FRAGMENT_PIECES, MAX_PHRASE_PIECES, MAX_TERM_PIECES};
     let data_ = musique();
     // One byte a piece: every key, phrase and passage would be a piece of its own (about
-    // 14,000 keys, 20,000 phrases and 1,890 passages: each past its cap's share of bytes; a
-    // fragment piece is cut by its passages' gzipped shares, of which the short passages'
-    // fall under the cap's share, so some share a piece).
+    // 14,000 keys, 20,000 phrases and 1,890 passages: each past its cap's share of bytes).
     let tiny = SplitOptions {
         term_piece_bytes: 1,
         phrase_piece_bytes: 1,
@@ -164,7 +162,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
         files.counts
     );
     assert!(
-        (1_400..=MAX_FRAGMENT_PIECES).contains(&fragments),
+        (1_500..=MAX_FRAGMENT_PIECES).contains(&fragments),
         "{fragments}"
     );
     let tmp = tempfile::tempdir().unwrap();

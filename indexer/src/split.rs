@@ -423,10 +423,12 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
         .collect();
     let order: Vec<usize> = (0..data.passages.len()).collect();
     let sizes = compressed_sizes(&json);
-    let piece_bytes = opts
-        .fragment_piece_gzip_bytes
-        .max(sizes.iter().sum::<usize>().div_ceil(MAX_FRAGMENT_PIECES));
-    let fragment_runs = runs(&order, piece_bytes, |j| sizes[j]);
+    let fragment_runs = capped_runs(
+        &order,
+        opts.fragment_piece_gzip_bytes,
+        MAX_FRAGMENT_PIECES,
+        |j| sizes[j],
+    );
     let fragments: Vec<FragmentRange> = fragment_runs
         .iter()
         .map(|run| FragmentRange {
@@ -756,6 +758,31 @@ impl PieceDir {
         }
         Ok(index.search(question, opts)?)
     }
+}
+
+/// [`runs`] at `target`, or, when that gives more than `cap` runs, at the smallest target
+/// that gives at most `cap` (found by bisection: the greedy cut's run count never grows with
+/// its target), so that a site past the cap gets exactly as many pieces as it may.
+fn capped_runs(
+    items: &[usize],
+    target: usize,
+    cap: usize,
+    size: impl Fn(usize) -> usize,
+) -> Vec<&[usize]> {
+    let count = |t: usize| runs(items, t, &size).len();
+    if count(target) <= cap {
+        return runs(items, target, &size);
+    }
+    let (mut lo, mut hi) = (target, items.iter().map(|&j| size(j)).sum::<usize>().max(1));
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if count(mid) <= cap {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    runs(items, hi, &size)
 }
 
 #[cfg(test)]

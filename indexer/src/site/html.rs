@@ -328,6 +328,7 @@ pub fn extract_html(html: &str) -> Page {
                 .any(|a| is_body_mark(&a))
         })
         .collect();
+    let marked_body = !marked.is_empty();
     let roots = if marked.is_empty() {
         vec![
             ["main", "[role=main]", "body"]
@@ -336,7 +337,7 @@ pub fn extract_html(html: &str) -> Page {
                 .unwrap_or_else(|| doc.root_element()),
         ]
     } else {
-        marked.clone()
+        marked
     };
     let mut w = Walker {
         sections: Vec::new(),
@@ -380,7 +381,7 @@ pub fn extract_html(html: &str) -> Page {
         sections: w.sections,
         lang,
         unlisted: unlisted(&doc),
-        marked_body: !marked.is_empty(),
+        marked_body,
     }
 }
 
