@@ -8,8 +8,8 @@ use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::load_questions;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
-use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
 fn bench(c: &mut Criterion) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/musique_train");

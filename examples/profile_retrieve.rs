@@ -1,8 +1,8 @@
 //! Runs every musique_train question through `retrieve` (mode from argv[2]) on an index file
 //! (argv[1]); for profilers (callgrind, perf), not a benchmark.
 use hipporag_indexer::eval::load_questions;
-use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::retriever::{Mode, PprMethod, RetrieveOptions, Retriever};
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::search::{Mode, PprMethod, RetrieveOptions, Retriever};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -17,8 +17,8 @@ use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::load_questions;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
-use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::retriever::{HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::search::{HYBRID_STATIC_WEIGHT, Mode, RetrieveOptions, Retriever};
 
 fn main() {
     let corpus = read_corpus(&data("musique_train/musique_train_corpus.json")).unwrap();
@@ -41,7 +41,7 @@ fn main() {
         hipporag_indexer::static_embeddings::build(
             &data_.passages,
             &HashedNgramEncoder::new(64),
-            &hipporag_indexer::bm25::stopwords(hipporag_wasm::analysis::Language::English),
+            &hipporag_indexer::bm25::stopwords(hipporag_wasm::text::Language::English),
             opts.batch_size,
             &(),
         )

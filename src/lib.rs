@@ -16,31 +16,27 @@
 //!      index ──► query entities ──► linking (seeds) ──► ppr ──► rank ──► ranked passages
 //! ```
 //!
-//! * [`analysis`] — the terms of a text (word boundaries, stemming), for BM25.
-//! * [`bm25`] — BM25 over passage terms (the `bm25` and `hybrid` modes).
-//! * [`excerpt`] — a result's excerpt: the window with the most query terms, those marked.
-//! * [`expansion`] — the word being typed matched as a prefix, a misspelt word within one edit.
-//! * [`static_embeddings`] — static word embeddings distilled from the index-time encoder: the
-//!   `hybrid` mode's semantic passage score with no model at query time.
-//! * [`index`] — the index file: header, payload, validation ([`Index`]).
-//! * [`vectors`] — embedding matrices, f32 or int8-quantised, and cosine search over them.
-//! * [`normalize`] — the phrase normalisation shared by indexing and querying.
-//! * [`encoder`] — the [`encoder::Encoder`] trait and the download-free hashed n-gram encoder.
-//! * [`names`] — what marks a name in text, shared by the indexer's rule extractor and
-//!   [`query`].
-//! * [`query`] — the no-LLM query-entity extractor (longest phrase matches + capitalised spans).
-//! * [`linking`] — query entities → query nodes (seeds) weighted by node specificity; HippoRAG 2's
-//!   query-to-triple linking.
-//! * [`passage_graph`] — HippoRAG 2's graph: phrase nodes plus passage nodes.
-//! * [`ppr`] — personalized PageRank on the CSR graph: Gauss–Seidel iteration and forward push.
-//! * [`rank`] — passage scores `Pᵀ·ppr` and the explanation; [`scores`] — top-k and min-max.
-//! * [`retriever`] — the public entry point tying linking, PPR and ranking together.
-//! * [`subgraph`] — the edges among chosen phrase nodes (the explanation's activated subgraph).
-//! * [`error`] — [`Error`] and the index [`error::FormatError`].
-//! * [`split`] — the index in pieces that a static site serves, and [`split::SplitIndex`], its
-//!   query side (the `hipporag-search` crate is its small wasm module).
-//! * `wasm` — the wasm-bindgen API (`Retriever.fromBytes`, `retrieve`, `subgraph`), on wasm32
-//!   with the default `bindings` feature; `js_error` — core errors as JS `Error`s, on wasm32.
+//! Each concern is a directory of private modules; its `mod.rs` says what it exports, and
+//! each layer imports only the layers listed before it (ARCHITECTURE.md, checked by
+//! `tests/layering.rs`):
+//!
+//! * [`error`] — [`Error`] and the index bytes' [`FormatError`].
+//! * [`text`] — text analysis: a text's terms in its language, the phrase normalisation and
+//!   the name rules shared by the indexer and the query side, and which words count as near
+//!   one another for a search box.
+//! * [`embeddings`] — the [`embeddings::Encoder`] trait and the built-in hashed encoder, the
+//!   index's embedding matrices, and static word embeddings (a semantic passage score with no
+//!   model at query time).
+//! * [`lexical`] — BM25 over passage terms, the query expansion of the word being typed and of
+//!   a misspelt word, and the deletes dictionary.
+//! * [`index`] — the single-file index: its bytes and the loaded [`Index`].
+//! * [`graph`] — query entities, their linking to seeds by node specificity, HippoRAG 2's
+//!   passage graph, personalized PageRank, the phrase nodes' PPR vectors, ranking and its
+//!   explanation.
+//! * [`search`] — the options of a search, the hybrid ranking, the single-file [`Retriever`]
+//!   and, on wasm32 with the default `bindings` feature, its wasm API.
+//! * [`pieces`] — the index in pieces that a static site serves, and [`Pieces`], its query side
+//!   (the `hipporag-search` crate is its small wasm module).
 //!
 //! ## Example
 //!
@@ -50,7 +46,7 @@
 //!
 //! ```
 //! use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
-//! use hipporag_wasm::encoder::HashedNgramEncoder;
+//! use hipporag_wasm::embeddings::HashedNgramEncoder;
 //! use hipporag_wasm::index::Passage;
 //! use hipporag_wasm::{RetrieveOptions, Retriever};
 //!
@@ -91,38 +87,16 @@
 //! ARCHITECTURE.md (at the repository root) says which crate owns which step and what each may
 //! import.
 
-pub mod analysis;
-pub mod bm25;
-pub mod deletes;
-pub mod encoder;
+pub mod embeddings;
 pub mod error;
-pub mod excerpt;
-pub mod expansion;
-pub mod fusion;
+pub mod graph;
 pub mod index;
-pub mod length_norm;
-pub mod linking;
-pub mod names;
-pub mod normalize;
-pub mod passage_graph;
-pub mod ppr;
-pub mod ppr_vectors;
-pub mod query;
-pub mod rank;
-pub mod retriever;
-pub mod scores;
-pub mod sparse;
-pub mod split;
-pub mod static_embeddings;
-pub mod subgraph;
-pub mod vectors;
-
-#[cfg(all(target_arch = "wasm32", feature = "bindings"))]
-pub mod wasm;
-
-#[cfg(target_arch = "wasm32")]
-pub mod js_error;
+pub mod lexical;
+pub mod pieces;
+pub mod search;
+pub mod text;
 
 pub use error::{Error, FormatError, FormatProblem, Result};
 pub use index::Index;
-pub use retriever::{Mode, PprProblem, RetrieveOptions, Retriever};
+pub use pieces::Pieces;
+pub use search::{Mode, PprMethod, PprProblem, RetrieveOptions, Retriever};

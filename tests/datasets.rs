@@ -13,7 +13,7 @@ use hipporag_indexer::eval::{EvalQuestion, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
 use hipporag_indexer::openie::{OpenIeDoc, import_openie};
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::{Index, Passage};
 use serde_json::{Value, json};
 

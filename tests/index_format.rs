@@ -4,9 +4,9 @@
 use hipporag_indexer::files::write_atomic;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::OpenIeDoc;
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::embeddings::Vectors;
 use hipporag_wasm::index::{FORMAT_VERSION, IndexData, PREFIX_LEN};
-use hipporag_wasm::vectors::Vectors;
 use hipporag_wasm::{Error, FormatError, FormatProblem, Index};
 
 /// The format problem of a load that must fail; panics on success or another error kind.

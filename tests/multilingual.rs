@@ -10,11 +10,11 @@ use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::{EvalSet, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::fusion::MAX_GRAPH_WEIGHT;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::Passage;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::search::MAX_GRAPH_WEIGHT;
+use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::text::Language;
 
 /// XQuAD's paragraphs in `language`, indexed with the rule extractor and the lexical encoder.
 fn xquad_retriever(language: Language) -> Retriever {

@@ -9,10 +9,10 @@ use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::{EvalSet, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::embeddings::Quantization;
+use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::retriever::{Mode, PUSH_EPSILON, PprMethod, RetrieveOptions, Retriever};
-use hipporag_wasm::vectors::Quantization;
+use hipporag_wasm::search::{Mode, PUSH_EPSILON, PprMethod, RetrieveOptions, Retriever};
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
 
@@ -150,9 +150,9 @@ fn binary_prefilter_links_the_same_seeds_as_the_exact_scan() {
             let ents = r.extract_entities(&q.question);
             let refs: Vec<&str> = ents.iter().map(String::as_str).collect();
             let e = enc.encode(&refs).unwrap();
-            let exact = hipporag_wasm::linking::link_entities(r.index(), &ents, &e, 0).unwrap();
+            let exact = hipporag_wasm::graph::link_entities(r.index(), &ents, &e, 0).unwrap();
             let pre =
-                hipporag_wasm::linking::link_entities(r.index(), &ents, &e, candidates).unwrap();
+                hipporag_wasm::graph::link_entities(r.index(), &ents, &e, candidates).unwrap();
             assert_eq!(exact.len(), pre.len());
             total += exact.len();
             same += exact
@@ -185,12 +185,12 @@ fn exact_phrase_matches_link_as_the_full_scan_does() {
         let ents = r.extract_entities(&q.question);
         let refs: Vec<&str> = ents.iter().map(String::as_str).collect();
         let e = enc.encode(&refs).unwrap();
-        let seeds = hipporag_wasm::linking::link_entities(idx, &ents, &e, 0).unwrap();
+        let seeds = hipporag_wasm::graph::link_entities(idx, &ents, &e, 0).unwrap();
         let scan = idx.phrase_vectors.nearest_many(&e);
         for ((ent, seed), (row, cos)) in ents.iter().zip(&seeds).zip(&scan) {
             total += 1;
-            let matched = idx.phrase_id(&hipporag_wasm::normalize::normalize_phrase(ent))
-                == Some(seed.phrase_id);
+            let matched =
+                idx.phrase_id(&hipporag_wasm::text::normalize_phrase(ent)) == Some(seed.phrase_id);
             if matched {
                 exact_matches += 1;
                 assert!(seed.cosine >= 0.98, "{ent}: {}", seed.cosine);

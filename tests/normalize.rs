@@ -3,7 +3,7 @@
 #[path = "cases/normalize.rs"]
 mod normalize_cases;
 
-use hipporag_wasm::normalize::normalize_phrase;
+use hipporag_wasm::text::normalize_phrase;
 
 #[test]
 fn native_keys_match_the_shared_cases() {

@@ -4,12 +4,12 @@
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::OpenIeDoc;
 use hipporag_wasm::Error;
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::graph::extract_query_entities;
+use hipporag_wasm::graph::{EdgeKind, SubgraphEdge, subgraph};
 use hipporag_wasm::index::{Fact, Index, Passage};
-use hipporag_wasm::normalize::normalize_phrase;
-use hipporag_wasm::query::extract_query_entities;
-use hipporag_wasm::retriever::*;
-use hipporag_wasm::subgraph::{EdgeKind, SubgraphEdge, subgraph};
+use hipporag_wasm::search::*;
+use hipporag_wasm::text::normalize_phrase;
 
 /// The paper's running example in miniature.
 fn tiny_index() -> Index {
@@ -224,7 +224,7 @@ fn hipporag2_links_facts_seeds_phrases_and_ranks_passage_nodes() {
 #[test]
 fn passage_graph_adds_symmetric_unit_passage_edges() {
     let idx = tiny_index();
-    let g = hipporag_wasm::passage_graph::build(&idx);
+    let g = hipporag_wasm::graph::build_passage_graph(&idx);
     let (n, np) = (idx.phrases.len(), idx.passages.len());
     assert_eq!(g.rows(), n + np);
     assert_eq!(g.nnz(), idx.graph.nnz() + 2 * idx.passage_phrases.nnz());

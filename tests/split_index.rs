@@ -14,10 +14,10 @@ use hipporag_indexer::eval::load_questions;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_indexer::split::{PieceDir, SplitOptions, split_index};
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
-use hipporag_wasm::split::{PieceKind, parse_meta_name};
+use hipporag_wasm::pieces::{PieceKind, parse_meta_name};
+use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
 
@@ -40,7 +40,7 @@ fn musique() -> IndexData {
         hipporag_indexer::static_embeddings::build(
             &d.passages,
             &words,
-            &hipporag_indexer::bm25::stopwords(hipporag_wasm::analysis::Language::English),
+            &hipporag_indexer::bm25::stopwords(hipporag_wasm::text::Language::English),
             256,
             &(),
         )
@@ -116,7 +116,7 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
                 ..Default::default()
             };
             let entities = r.extract_entities(&q.question);
-            let input = hipporag_wasm::retriever::QueryInput {
+            let input = hipporag_wasm::search::QueryInput {
                 question: Some(&q.question),
                 entities: &entities,
                 ..Default::default()
@@ -179,7 +179,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
             ..hybrid10()
         };
         let entities = r.extract_entities(&q.question);
-        let input = hipporag_wasm::retriever::QueryInput {
+        let input = hipporag_wasm::search::QueryInput {
             question: Some(&q.question),
             entities: &entities,
             ..Default::default()
@@ -309,7 +309,7 @@ fn damaged_piece_bytes_are_errors_never_panics() {
     let data_ = musique();
     let files = split_index(&data_, &OPTS).unwrap();
     let meta = gunzip(&files.meta.bytes);
-    let good = hipporag_wasm::split::SplitIndex::from_meta(&meta).unwrap();
+    let good = hipporag_wasm::pieces::Pieces::from_meta(&meta).unwrap();
     let [terms, clusters, phrases, _] = files.counts;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
     let mut damage = |mut b: Vec<u8>| {
@@ -333,8 +333,7 @@ fn damaged_piece_bytes_are_errors_never_panics() {
     for round in 0..800 {
         let mut split = good.clone();
         let result = match round % 4 {
-            0 => hipporag_wasm::split::SplitIndex::from_meta(&damage(meta.clone()))
-                .map(|s| split = s),
+            0 => hipporag_wasm::pieces::Pieces::from_meta(&damage(meta.clone())).map(|s| split = s),
             1 => {
                 let i = round % terms;
                 split.add_term_piece(i, &damage(gunzip(&files.pieces[i].bytes)))
@@ -375,10 +374,10 @@ fn damaged_piece_bytes_are_errors_never_panics() {
 /// says the bytes are the ones the indexer wrote.
 #[test]
 fn a_term_piece_with_broken_postings_is_refused() {
-    use hipporag_wasm::split::{StoredTermPiece, decode_piece, encode_piece, tag};
+    use hipporag_wasm::pieces::{StoredTermPiece, decode_piece, encode_piece, tag};
     let data_ = musique();
     let files = split_index(&data_, &OPTS).unwrap();
-    let good = hipporag_wasm::split::SplitIndex::from_meta(&gunzip(&files.meta.bytes)).unwrap();
+    let good = hipporag_wasm::pieces::Pieces::from_meta(&gunzip(&files.meta.bytes)).unwrap();
     // The first term piece with a posting list of two or more (the first pieces hold the
     // deletes dictionary alone).
     let (i, stored, long) = (0..good.meta().terms.len())
@@ -401,7 +400,7 @@ fn a_term_piece_with_broken_postings_is_refused() {
         match k {
             0 => p.gaps[first] = n,
             1 => p.gaps[first + 1] = 0,
-            _ => p.impacts[first] = hipporag_wasm::bm25::IMPACT_LEVELS as u8,
+            _ => p.impacts[first] = hipporag_wasm::lexical::IMPACT_LEVELS as u8,
         }
         let mut split = good.clone();
         let e = split
@@ -480,7 +479,7 @@ fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_an
         };
         for (v, (text, without)) in variants.iter().enumerate() {
             let pieces = dir.search(&mut split, text, &bm25).unwrap();
-            let input = hipporag_wasm::retriever::QueryInput {
+            let input = hipporag_wasm::search::QueryInput {
                 question: Some(text),
                 ..Default::default()
             };

@@ -10,11 +10,9 @@
 #[path = "cases/normalize.rs"]
 mod normalize_cases;
 
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::retriever::{
-    HYBRID_STATIC_WEIGHT, Mode, QueryInput, RetrieveOptions, Retriever,
-};
-use hipporag_wasm::wasm::WasmRetriever;
+use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::search::WasmRetriever;
+use hipporag_wasm::search::{HYBRID_STATIC_WEIGHT, Mode, QueryInput, RetrieveOptions, Retriever};
 use js_sys::{Array, Float32Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -138,7 +136,7 @@ fn js_api_round_trip_and_errors() {
     let entities = r.extract_entities(question);
     let mut texts = vec![question.to_string()];
     texts.extend(entities.iter().cloned());
-    let emb = hipporag_wasm::wasm::hashed_ngram_encode(texts, 384).unwrap();
+    let emb = hipporag_wasm::search::hashed_ngram_encode(texts, 384).unwrap();
     let dim = 384u32;
     let req = Object::new();
     let arr = Array::new();
@@ -218,7 +216,7 @@ fn js_api_round_trip_and_errors() {
 fn phrase_keys_in_the_js_engine_equal_the_native_ones() {
     for (input, want) in normalize_cases::CASES {
         assert_eq!(
-            hipporag_wasm::normalize::normalize_phrase(input),
+            hipporag_wasm::text::normalize_phrase(input),
             *want,
             "{input:?}"
         );

@@ -22,8 +22,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use hipporag_indexer::split::PieceDir;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-use hipporag_wasm::split::PieceKind;
+use hipporag_wasm::pieces::PieceKind;
+use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 const KINDS: [&str; 5] = ["meta", "term", "phrase", "cluster", "fragment"];
 
@@ -68,7 +68,7 @@ fn main() {
         let mut kb = [0usize; 5];
         kb[0] = size(&meta);
         let mut index = pieces.open(&meta).expect("the meta piece");
-        for _ in 0..hipporag_wasm::split::TERM_PIECE_ROUNDS {
+        for _ in 0..hipporag_wasm::pieces::TERM_PIECE_ROUNDS {
             for i in index.missing_term_pieces(question) {
                 let h = index.piece_name(PieceKind::Term, i).expect("a term piece");
                 kb[1] += size(&h);

@@ -1,8 +1,8 @@
 //! The hybrid ranking's graph weight, rule by rule, on one index: the design input of
-//! `hipporag_wasm::fusion::graph_weight` (docs/tuning.md, "One hybrid ranking for every
+//! `hipporag_wasm::search::graph_weight` (docs/tuning.md, "One hybrid ranking for every
 //! corpus").
 //!
-//! For each question it computes what `hipporag_wasm::fusion` mixes — the passage share `b`
+//! For each question it computes what `hipporag_wasm::search` mixes — the passage share `b`
 //! (BM25, fused by page with static scores when the index has them) and the graph share `g`
 //! (the seeds' PPR vectors, `phrase_ppr_vector`) — once, then ranks with each rule for the
 //! graph weight `w` (`(1 − w)·b + w·g`; `b` the shipped passage share,
@@ -18,24 +18,25 @@
 use hipporag_indexer::eval::{
     EvalQuestion, first_per_page, load_page_questions, load_questions, recall_at,
 };
-use hipporag_wasm::analysis::terms;
-use hipporag_wasm::encoder::{HASHED_NGRAM_ID, HashedNgramEncoder};
-use hipporag_wasm::expansion::TermDictionary;
-use hipporag_wasm::fusion::{
-    HybridWeights, MAX_GRAPH_WEIGHT, PassageSignals, RRF_DEPTH, RRF_K, agreement, entity_seeds,
-    graph_share, graph_weight, hybrid_passage_share, name_factor,
+use hipporag_wasm::embeddings::{HASHED_NGRAM_ID, HashedNgramEncoder};
+use hipporag_wasm::graph::inverse_degrees;
+use hipporag_wasm::graph::{PprVector, phrase_ppr_vector};
+use hipporag_wasm::graph::{entity_seeds, link_entities};
+use hipporag_wasm::graph::{top_k, top_k_positive};
+use hipporag_wasm::lexical::TermDictionary;
+use hipporag_wasm::search::page_rrf;
+use hipporag_wasm::search::{
+    HybridWeights, MAX_GRAPH_WEIGHT, PassageSignals, RRF_DEPTH, RRF_K, agreement, graph_share,
+    graph_weight, hybrid_passage_share, name_factor,
 };
-use hipporag_wasm::linking::link_entities;
-use hipporag_wasm::names::name_share;
-use hipporag_wasm::ppr::inverse_degrees;
-use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
-use hipporag_wasm::retriever::{RetrieveOptions, Retriever};
-use hipporag_wasm::scores::{page_rrf, top_k, top_k_positive};
+use hipporag_wasm::search::{RetrieveOptions, Retriever};
+use hipporag_wasm::text::name_share;
+use hipporag_wasm::text::terms;
 
 /// One question's shares.
 struct Shares {
     dev: bool,
-    /// The question's name share (`hipporag_wasm::names::name_share`) with a title-case word
+    /// The question's name share (`hipporag_wasm::text::name_share`) with a title-case word
     /// too common to be a name above 5%, 10% and 20% of the passages, and with none.
     names: [f64; 4],
     gold: Vec<Vec<u32>>,
@@ -126,7 +127,7 @@ fn main() {
             .collect()
     };
     let bm25_index = index.bm25.as_ref().expect("an index with BM25");
-    let graph = hipporag_wasm::passage_graph::build(index);
+    let graph = hipporag_wasm::graph::build_passage_graph(index);
     let inv = inverse_degrees(&graph);
     let n = index.phrases.len();
     let defaults = RetrieveOptions::default();

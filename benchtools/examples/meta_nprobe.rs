@@ -8,7 +8,7 @@
 
 use std::io::{Read, Write};
 
-use hipporag_wasm::split::{SplitMeta, decode_piece, encode_piece, meta_name, piece_hash, tag};
+use hipporag_wasm::pieces::{MetaPiece, decode_piece, encode_piece, meta_name, piece_hash, tag};
 
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
@@ -31,7 +31,7 @@ fn main() {
     flate2::read::GzDecoder::new(&gz[..])
         .read_to_end(&mut raw)
         .expect("a gzip member");
-    let mut meta: SplitMeta = decode_piece(tag::META, "meta piece", &raw).expect("a meta piece");
+    let mut meta: MetaPiece = decode_piece(tag::META, "meta piece", &raw).expect("a meta piece");
     meta.statics.as_mut().expect("static embeddings").nprobe = nprobe;
     // Gzipped whole (the indexer compresses field by field: a few KB smaller).
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

@@ -9,9 +9,9 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use hipporag_wasm::split::{PieceSections, SplitIndex};
+use hipporag_wasm::pieces::{PieceSections, Pieces};
 
-/// Section names, in [`SplitMeta`](hipporag_wasm::split::SplitMeta)'s field order.
+/// Section names, in [`MetaPiece`](hipporag_wasm::pieces::MetaPiece)'s field order.
 const SECTIONS: [&str; 15] = [
     "header",
     "passages",
@@ -55,7 +55,7 @@ fn main() {
     flate2::read::GzDecoder::new(std::fs::File::open(&path).expect("the meta piece"))
         .read_to_end(&mut raw)
         .expect("a gzipped meta piece");
-    let index = SplitIndex::from_meta(&raw).expect("a valid meta piece");
+    let index = Pieces::from_meta(&raw).expect("a valid meta piece");
     let meta = index.meta();
     let sections = meta.sections();
     assert_eq!(

@@ -18,8 +18,8 @@ use std::io::Read;
 
 use hipporag_indexer::split::{SplitOptions, split_index};
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-use hipporag_wasm::split::{PieceKind, SplitIndex};
+use hipporag_wasm::pieces::{PieceKind, Pieces};
+use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 fn gunzip(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -100,7 +100,7 @@ fn main() {
             .iter()
             .map(|p| (p.name.as_str(), p.bytes.as_slice()))
             .collect();
-        let mut split = SplitIndex::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
+        let mut split = Pieces::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
         let mut seen: HashSet<String> = HashSet::new();
         let mut per_query = Vec::new();
         // The first query's bytes by kind: term, cluster, fragment, phrase pieces.
@@ -118,7 +118,7 @@ fn main() {
         let mut cold: Vec<usize> = qs
             .iter()
             .map(|q| {
-                let mut split = SplitIndex::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
+                let mut split = Pieces::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
                 let kinds = ask(&mut split, &q.question, &by_name, &mut HashSet::new());
                 files.meta.bytes.len() + kinds.iter().sum::<usize>()
             })
@@ -164,7 +164,7 @@ fn main() {
 /// ranks, and takes the fragment pieces of its top 10 pages. Returns the stored bytes of the
 /// pieces not in `seen` (which it extends), by kind: term, cluster, fragment, phrase.
 fn ask(
-    split: &mut SplitIndex,
+    split: &mut Pieces,
     question: &str,
     by_name: &BTreeMap<&str, &[u8]>,
     seen: &mut HashSet<String>,
@@ -177,7 +177,7 @@ fn ask(
         }
         stored
     };
-    for _ in 0..hipporag_wasm::split::TERM_PIECE_ROUNDS {
+    for _ in 0..hipporag_wasm::pieces::TERM_PIECE_ROUNDS {
         for i in split.missing_term_pieces(question) {
             let stored = fetch(split.piece_name(PieceKind::Term, i).expect("piece"), 0);
             split

@@ -14,9 +14,9 @@
 //!
 //! `cargo run --release -p hipporag-benchtools --example static_codes -- INDEX QUESTIONS SPLIT`
 
-use hipporag_wasm::fusion::{RRF_DEPTH, RRF_K};
-use hipporag_wasm::retriever::{QueryInput, Retriever};
-use hipporag_wasm::scores::page_rrf;
+use hipporag_wasm::search::page_rrf;
+use hipporag_wasm::search::{QueryInput, Retriever};
+use hipporag_wasm::search::{RRF_DEPTH, RRF_K};
 
 fn bits(v: &[f32]) -> Vec<f32> {
     v.iter()

@@ -9,7 +9,7 @@
 //!
 //! **Dangling probes.** A few extra rows ("probes", `kind` = 1) take a question's reset vector
 //! and add weight on dangling (zero-degree) nodes, so the reference can check how a walker on a
-//! dangling node restarts (ours: by the reset vector, see [`hipporag_wasm::ppr`]).
+//! dangling node restarts (ours: by the reset vector, see [`hipporag_wasm::graph`]).
 //!
 //! # File format
 //!
@@ -33,7 +33,7 @@
 //!
 //! Passage scores: `meta.ranking` = `"pt_dot_ppr"` (hipporag1: `Pᵀ·ppr`) or `"passage_nodes"`
 //! (hipporag2: `ppr[meta.passage_offset + j]`). Ranking: score descending, passage id ascending
-//! on ties ([`hipporag_wasm::rank::top_k`]).
+//! on ties ([`hipporag_wasm::graph::top_k`]).
 
 use std::collections::BTreeMap;
 use std::io::{Cursor, Read, Write};
@@ -43,10 +43,10 @@ use serde::{Deserialize, Serialize};
 
 use hipporag_indexer::eval::EvalQuestion;
 use hipporag_indexer::{Error, Result};
-use hipporag_wasm::encoder::Encoder;
-use hipporag_wasm::ppr::{PprOptions, personalized_pagerank};
-use hipporag_wasm::retriever::{Mode, PprMethod, RetrieveOptions, Retriever};
-use hipporag_wasm::scores::top_k;
+use hipporag_wasm::embeddings::Encoder;
+use hipporag_wasm::graph::top_k;
+use hipporag_wasm::graph::{PprOptions, personalized_pagerank};
+use hipporag_wasm::search::{Mode, PprMethod, RetrieveOptions, Retriever};
 
 /// Value of [`ExportMeta::format`].
 pub const FORMAT: &str = "hipporag-graph-export-v1";
@@ -189,7 +189,7 @@ pub fn export(
         return Err(Error::InvalidRequest(format!(
             "export-graph: none of the {} questions has a seed in {} mode; nothing to compare",
             questions.len(),
-            Mode::as_str(opts.mode)
+            opts.mode
         )));
     };
     let dangling: Vec<usize> = (0..inv_degree.len())
@@ -207,7 +207,7 @@ pub fn export(
             let ppr = personalized_pagerank(graph, inv_degree, &reset, &ppr_opts)?;
             let scores = match opts.mode {
                 Mode::HippoRag2 => ppr.scores[index.phrases.len()..].to_vec(),
-                _ => hipporag_wasm::rank::passage_scores(index, &ppr.scores),
+                _ => hipporag_wasm::graph::passage_scores(index, &ppr.scores),
             };
             let top: Vec<u32> = top_k(&scores, opts.top_k)
                 .into_iter()

@@ -15,8 +15,8 @@ use hipporag_indexer::eval::load_questions;
 use hipporag_indexer::files::{create_parent, read_retriever as load, write_atomic};
 use hipporag_indexer::{Error, Result};
 use hipporag_wasm::Retriever;
-use hipporag_wasm::encoder::{Encoder, HASHED_NGRAM_ID, HashedNgramEncoder};
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
+use hipporag_wasm::embeddings::{Encoder, HASHED_NGRAM_ID, HashedNgramEncoder};
+use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 #[derive(Parser)]
 #[command(

@@ -17,7 +17,7 @@
 //! 3. **Edges** as [`hipporag_indexer::graph`] makes them: triple edges (weight = triples between the pair),
 //!    `Pᵀ` (occurrence counts); then synonymy edges (weight uniform in `[0.8, 1)`) between pairs
 //!    drawn with probability ∝ `w_a · w_b` (Chung–Lu) until the HippoRAG 2 graph — phrase–phrase
-//!    edges plus one passage–phrase edge per non-zero of `Pᵀ` ([`hipporag_wasm::passage_graph`]) — has
+//!    edges plus one passage–phrase edge per non-zero of `Pᵀ` ([`hipporag_wasm::graph`]) — has
 //!    exactly `edges` undirected edges.
 //! 4. **Embeddings** (int8): the built-in [`HashedNgramEncoder`] of the phrase names, passage texts
 //!    and fact texts (`"s r o"`). The names are random, so these are in effect random unit
@@ -40,7 +40,7 @@ use std::collections::BTreeMap;
 
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder, Synonymy};
 use hipporag_indexer::{Error, Result};
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::{IndexData, Passage};
 use serde::Serialize;
 

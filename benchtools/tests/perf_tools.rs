@@ -12,11 +12,11 @@ use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::{EvalQuestion, EvalSet, ModeRecall, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::graph::top_k;
+use hipporag_wasm::graph::{PprOptions, inverse_degrees, personalized_pagerank};
 use hipporag_wasm::index::{Index, SparseMatrix};
-use hipporag_wasm::ppr::{PprOptions, inverse_degrees, personalized_pagerank};
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
-use hipporag_wasm::scores::top_k;
+use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 use sprs::{CsMatI, TriMatI};
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
@@ -168,7 +168,10 @@ fn generator_is_deterministic_sized_and_queryable() {
     let idx: &Index = r.index();
     assert_eq!((idx.phrases.len(), idx.passages.len()), (3000, 400));
     assert_eq!(idx.graph.nnz() / 2 + idx.passage_phrases.nnz(), 40_000);
-    assert_eq!(hipporag_wasm::passage_graph::build(idx).nnz(), 2 * 40_000);
+    assert_eq!(
+        hipporag_wasm::graph::build_passage_graph(idx).nnz(),
+        2 * 40_000
+    );
     assert!(idx.fact_vectors.is_some());
     // Every phrase is in some passage's triples (as in an index built from OpenIE).
     assert_eq!(
@@ -209,7 +212,7 @@ fn generator_reaches_hipporag2_musique_scale_with_skewed_degrees() {
     let idx = r.index();
     assert_eq!((idx.phrases.len(), idx.passages.len()), (85_000, 11_656));
     // The edges of HippoRAG 2's graph, counted on the loaded graph itself.
-    let g = hipporag_wasm::passage_graph::build(idx);
+    let g = hipporag_wasm::graph::build_passage_graph(idx);
     assert_eq!(g.nnz(), 2 * 1_400_000);
     assert_eq!(a.questions.len(), 100);
     // Power-law skew, from the loaded graph's degrees: hubs far above the typical node.

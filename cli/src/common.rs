@@ -10,7 +10,7 @@ use hipporag_indexer::Result;
 #[cfg(feature = "minilm")]
 use hipporag_indexer::minilm::MiniLmEncoder;
 use hipporag_indexer::progress::Progress;
-use hipporag_wasm::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder};
+use hipporag_wasm::embeddings::{Encoder, EncoderInfo, HASHED_NGRAM_ID, HashedNgramEncoder};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// indicatif progress bars for [`Progress`] on a terminal. Off a terminal (CI, a pipe, a log

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::eval::{EvalSet, evaluate, gold_ranks, load_page_questions, load_questions};
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
+use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load, unit_interval};
 
@@ -150,7 +150,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         for row in &table {
             println!(
                 "{:<10} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}  {}",
-                row.mode.as_str(),
+                <&str>::from(row.mode),
                 row.hit[0],
                 row.hit[1],
                 row.hit[2],
@@ -165,7 +165,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
     for row in &table {
         println!(
             "{:<10} {:>7.1} {:>7.1}  {}",
-            row.mode.as_str(),
+            <&str>::from(row.mode),
             100.0 * row.recall[0],
             100.0 * row.recall[1],
             row.fallbacks
@@ -181,7 +181,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
                     .collect();
                 println!(
                     "  {:<10} gold passage ranks: {}",
-                    row.mode.as_str(),
+                    <&str>::from(row.mode),
                     ranks.join(", ")
                 );
             }

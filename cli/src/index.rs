@@ -10,9 +10,9 @@ use hipporag_indexer::files::write_atomic;
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_indexer::pipeline::index_passages;
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::vectors::Quantization;
+use hipporag_wasm::embeddings::Quantization;
+use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::text::Language;
 
 use crate::common::{Bars, MINILM_ID, create_parent};
 

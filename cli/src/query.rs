@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use hipporag_indexer::Result;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
+use hipporag_wasm::search::{Mode, RetrieveOptions, parse_option};
 
 use crate::common::{encoder_for, load, unit_interval};
 
@@ -19,7 +19,7 @@ pub(crate) struct QueryArgs {
     #[arg(long, default_value_t = 5)]
     pub(crate) top_k: usize,
     /// Retrieval mode: hipporag1, hipporag2, hybrid, bm25 or dense.
-    #[arg(long, default_value_t = Mode::HippoRag1)]
+    #[arg(long, default_value_t = Mode::HippoRag1, value_parser = |s: &str| parse_option::<Mode>("mode", s))]
     pub(crate) mode: Mode,
     /// Query entities (repeatable); default: the built-in extractor.
     #[arg(long = "entity")]

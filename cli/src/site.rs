@@ -7,8 +7,8 @@ use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::Assets;
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::text::Language;
 
 use crate::common::Bars;
 use crate::index::EncoderChoice;

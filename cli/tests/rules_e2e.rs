@@ -12,8 +12,8 @@ use hipporag_indexer::eval::{EvalSet, ModeRecall, evaluate, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
 use hipporag_indexer::openie::{OpenIeDoc, import_openie};
-use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
 const GPT: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
 

@@ -2,10 +2,10 @@
 //! format error; an accepted meta piece answers what a page asks of it without panicking.
 #![no_main]
 
-use hipporag_wasm::split::SplitIndex;
+use hipporag_wasm::pieces::Pieces;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    if let Ok(s) = SplitIndex::from_meta(data) {
+    if let Ok(s) = Pieces::from_meta(data) {
         let q = "how do I sort a list of dicts by value";
         let _ = s.missing_term_pieces(q);
         let _ = s.missing_cluster_pieces(q);

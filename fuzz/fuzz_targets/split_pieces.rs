@@ -2,16 +2,16 @@
 //! give a piece or a format error; once accepted, searching with it never panics.
 #![no_main]
 
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::bm25::Bm25Params;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-use hipporag_wasm::split::{
-    ClusterRef, FragmentRange, PhraseRange, SplitIndex, SplitMeta, StaticMeta, TermRange,
+use hipporag_wasm::text::Language;
+use hipporag_wasm::lexical::Bm25Params;
+use hipporag_wasm::search::{Mode, RetrieveOptions};
+use hipporag_wasm::pieces::{
+    ClusterRef, FragmentRange, PhraseRange, Pieces, MetaPiece, StaticMeta, TermRange,
     encode_piece, tag,
 };
 
-fn meta() -> SplitIndex {
-    let m = SplitMeta {
+fn meta() -> Pieces {
+    let m = MetaPiece {
         passages: 4,
         pages: vec![0, 0, 1, 2],
         bm25_params: Bm25Params::default(),
@@ -56,7 +56,7 @@ fn meta() -> SplitIndex {
         damping: 0.5,
         build: [7; 8],
     };
-    SplitIndex::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
+    Pieces::from_meta(&encode_piece(tag::META, &m)).expect("a valid meta piece")
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

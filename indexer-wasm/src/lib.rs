@@ -19,9 +19,9 @@ use serde::Deserialize;
 use hipporag_indexer::openie::OpenIeDoc;
 use hipporag_indexer::pipeline;
 use hipporag_indexer::progress::Progress;
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::HashedNgramEncoder;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::Passage;
+use hipporag_wasm::text::Language;
 
 /// Whether this build segments Chinese with jieba (the `jieba` feature): `true` for
 /// `pkg/indexer-zh/`, whose Chinese phrases are the native `hipporag index`'s; `false` for

@@ -21,8 +21,8 @@ use std::time::Instant;
 
 use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::graph::synonymy::synonymy_pairs;
-use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
-use hipporag_wasm::normalize::{normalize_phrase, tokens};
+use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
+use hipporag_wasm::text::{normalize_phrase, tokens};
 
 fn peak_rss_mib() -> Option<f64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;

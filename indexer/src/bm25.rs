@@ -1,16 +1,16 @@
-//! The BM25 index of a corpus' passages ([`hipporag_wasm::bm25::Bm25Data`]), as
+//! The BM25 index of a corpus' passages ([`hipporag_wasm::lexical::Bm25Data`]), as
 //! [`crate::graph::TripleGraph::finish`] stores it.
 //!
-//! Each passage's terms are [`hipporag_wasm::analysis::terms`] of its title, counted
+//! Each passage's terms are [`hipporag_wasm::text::terms`] of its title, counted
 //! [`TITLE_WEIGHT`] times, then of its text; terms that are stems of the language's stopwords
 //! (NLTK's list, the `stop-words` crate) are left out, so queries need no stopword list.
 //! Chosen on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
 
 use std::collections::HashSet;
 
-use hipporag_wasm::analysis::{Language, terms};
-use hipporag_wasm::bm25::{Bm25Builder, Bm25Data, Bm25Params};
 use hipporag_wasm::index::Passage;
+use hipporag_wasm::lexical::{Bm25Builder, Bm25Data, Bm25Params};
+use hipporag_wasm::text::{Language, terms};
 
 /// How many times a passage's title terms count in its term frequencies (a page title or
 /// heading path says what the passage is about).

@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use crate::datasets::{self, Gold};
 use crate::json::read_json_lenient;
 use crate::{Error, Result};
-use hipporag_wasm::encoder::Encoder;
+use hipporag_wasm::embeddings::Encoder;
 use hipporag_wasm::index::Index;
-use hipporag_wasm::retriever::{Mode, RetrieveOptions, Retriever};
+use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
 /// A question with its gold passages resolved to index passage ids.
 #[derive(Debug, Clone, Serialize)]
@@ -322,7 +322,7 @@ pub struct PiecesDisagreement {
 pub fn pieces_disagreements(
     retriever: &Retriever,
     dir: &crate::split::PieceDir,
-    split: &mut hipporag_wasm::split::SplitIndex,
+    split: &mut hipporag_wasm::pieces::Pieces,
     questions: &[EvalQuestion],
     options: &RetrieveOptions,
     top_k: usize,
@@ -338,7 +338,7 @@ pub fn pieces_disagreements(
             };
             // The single file with the built-in extractor's entities, as the page finds them.
             let entities = retriever.extract_entities(&q.question);
-            let input = hipporag_wasm::retriever::QueryInput {
+            let input = hipporag_wasm::search::QueryInput {
                 question: Some(&q.question),
                 entities: &entities,
                 ..Default::default()

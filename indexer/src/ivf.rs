@@ -11,11 +11,11 @@
 //! distance (`popcount` over 64 bits at a time), and only those get a dot product. Without it
 //! a round costs `passages × clusters × dim` multiply-adds: on rust-doc's 203,321 passages and
 //! 901 clusters, most of the build. A query probes the clusters by the centroids' sign bits
-//! too ([`hipporag_wasm::static_embeddings::probe`]). Measured against the exhaustive search
+//! too ([`hipporag_wasm::embeddings::probe`]). Measured against the exhaustive search
 //! in docs/benchmarks.md ("IVF k-means with a Hamming prefilter"). Deterministic: ties go to
 //! the lower id, and the same arithmetic with or without threads.
 
-use hipporag_wasm::static_embeddings::{NO_CLUSTER, sign_bits};
+use hipporag_wasm::embeddings::{NO_CLUSTER, sign_bits};
 
 use crate::parallel;
 use crate::progress::Progress;

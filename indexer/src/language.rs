@@ -5,8 +5,8 @@
 //! the analysis supports ([`Language`]) can be chosen; a corpus mostly in another language is
 //! reported as such, so the caller can say so instead of analysing it as English.
 
-use hipporag_wasm::analysis::Language;
 use hipporag_wasm::index::Passage;
+use hipporag_wasm::text::Language;
 
 /// What [`detect`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 
 pub use hipporag_minilm::MODEL_ID;
 use hipporag_wasm::Error;
-use hipporag_wasm::encoder::{Encoder, EncoderInfo};
+use hipporag_wasm::embeddings::{Encoder, EncoderInfo};
 
 use hipporag_wasm::Result;
 

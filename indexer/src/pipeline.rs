@@ -10,9 +10,9 @@ use crate::openie::OpenIeDoc;
 use crate::openie::rules::{RuleOptions, RulesReport, extract_corpus_reporting};
 use crate::progress::Progress;
 use crate::{Error, Result};
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::Encoder;
+use hipporag_wasm::embeddings::Encoder;
 use hipporag_wasm::index::{IndexData, Passage};
+use hipporag_wasm::text::Language;
 
 /// What [`index_passages`] did, for a log or a progress display.
 #[derive(Debug, Clone)]

@@ -1,4 +1,4 @@
-//! Writes the index in pieces ([`hipporag_wasm::split`], whose module docs give the layout) from
+//! Writes the index in pieces ([`hipporag_wasm::pieces`], whose module docs give the layout) from
 //! an [`IndexData`] with BM25: the meta piece, term pieces cut at key boundaries every
 //! [`SplitOptions::term_piece_bytes`] (at most [`MAX_TERM_PIECES`] pieces), cluster pieces of
 //! the static embeddings' IVF clusters (one cluster each, the small ones together up to
@@ -10,27 +10,27 @@
 //! pieces).
 //!
 //! The meta piece is named by its hash; the others by the build id, a hash of them all
-//! ([`hipporag_wasm::split::build_id`]), and their kind and number.
+//! ([`hipporag_wasm::pieces::build_id`]), and their kind and number.
 //!
 //! Deterministic: the same data and options give the same pieces, names and bytes (gzip at
 //! level 9 with no file name and mtime 0; the meta and term pieces with a sync flush between
-//! fields, [`hipporag_wasm::split::PieceSections`]).
+//! fields, [`hipporag_wasm::pieces::PieceSections`]).
 
 use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use hipporag_wasm::deletes::{DELETES_KEY_PREFIX, deletes_key, entry_keys};
+use hipporag_wasm::embeddings::NO_CLUSTER;
+use hipporag_wasm::graph::inverse_degrees;
+use hipporag_wasm::graph::{PprVector, phrase_ppr_vector};
 use hipporag_wasm::index::{Index, IndexData, passage_pages};
-use hipporag_wasm::ppr::inverse_degrees;
-use hipporag_wasm::ppr_vectors::{PprVector, phrase_ppr_vector};
-use hipporag_wasm::retriever::RetrieveOptions;
-use hipporag_wasm::split::{
-    ClusterPiece, ClusterRef, FragmentRange, FrontCoded, PhrasePiece, PhraseRange, PieceKind,
-    PieceSections, SplitIndex, SplitMeta, StaticMeta, StoredTermPiece, TermPiece, TermRange,
-    build_id, encode_piece, meta_name, parse_meta_name, piece_hash, piece_name, tag,
+use hipporag_wasm::lexical::{DELETES_KEY_PREFIX, deletes_key, entry_keys};
+use hipporag_wasm::pieces::{
+    ClusterPiece, ClusterRef, FragmentRange, FrontCoded, MetaPiece, PhrasePiece, PhraseRange,
+    PieceKind, PieceSections, Pieces, StaticMeta, StoredTermPiece, TermPiece, TermRange, build_id,
+    encode_piece, meta_name, parse_meta_name, piece_hash, piece_name, tag,
 };
-use hipporag_wasm::static_embeddings::NO_CLUSTER;
+use hipporag_wasm::search::RetrieveOptions;
 
 use crate::{Error, Result};
 
@@ -468,7 +468,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
             p.name = piece_name(&build, kind, i);
         }
     }
-    let meta = SplitMeta {
+    let meta = MetaPiece {
         passages: data.passages.len() as u32,
         pages,
         bm25_params: bm25.params,
@@ -504,7 +504,7 @@ pub fn split_index(data: &IndexData, opts: &SplitOptions) -> Result<SplitIndexFi
 /// # Errors
 /// As [`phrase_ppr_vector`].
 pub fn ppr_vectors(index: &Index, damping: f64) -> Result<Vec<PprVector>> {
-    let g = hipporag_wasm::passage_graph::build(index);
+    let g = hipporag_wasm::graph::build_passage_graph(index);
     let inv = inverse_degrees(&g);
     let n = index.phrases.len();
     let one = |i: usize| phrase_ppr_vector(&g, &inv, n, i as u32, damping);
@@ -630,7 +630,7 @@ fn phrase_pieces(
     Ok((ranges, index.phrases.len() as u32))
 }
 
-/// The deletes dictionary of `terms` and `words` ([`hipporag_wasm::deletes`]): each entry key
+/// The deletes dictionary of `terms` and `words` ([`hipporag_wasm::lexical`]): each entry key
 /// with the distinct entries listed under it, sorted.
 fn deletes_dictionary<'a>(
     terms: &'a [String],
@@ -714,29 +714,29 @@ impl PieceDir {
     /// Loads the meta piece named `meta` (`{hash}.bin`).
     ///
     /// # Errors
-    /// As [`PieceDir::read`] and [`SplitIndex::from_meta`]; [`Error::InvalidRequest`] for a
+    /// As [`PieceDir::read`] and [`Pieces::from_meta`]; [`Error::InvalidRequest`] for a
     /// name that is not 16 hex digits + `.bin`.
-    pub fn open(&self, meta: &str) -> Result<SplitIndex> {
+    pub fn open(&self, meta: &str) -> Result<Pieces> {
         parse_meta_name(meta).ok_or_else(|| {
             Error::InvalidRequest(format!(
                 "{meta}: not a meta piece name ({{16 hex digits}}.bin)"
             ))
         })?;
-        Ok(SplitIndex::from_meta(&self.read(meta)?).map_err(|e| e.in_source(meta))?)
+        Ok(Pieces::from_meta(&self.read(meta)?).map_err(|e| e.in_source(meta))?)
     }
 
     /// Fetches what `question` needs into `index` (term and phrase pieces, then cluster
-    /// pieces) and ranks ([`SplitIndex::search`]).
+    /// pieces) and ranks ([`Pieces::search`]).
     ///
     /// # Errors
-    /// As [`PieceDir::read`], [`SplitIndex::add_term_piece`], [`SplitIndex::search`].
+    /// As [`PieceDir::read`], [`Pieces::add_term_piece`], [`Pieces::search`].
     pub fn search(
         &self,
-        index: &mut SplitIndex,
+        index: &mut Pieces,
         question: &str,
         opts: &RetrieveOptions,
     ) -> Result<Vec<(usize, f64)>> {
-        for _ in 0..hipporag_wasm::split::TERM_PIECE_ROUNDS {
+        for _ in 0..hipporag_wasm::pieces::TERM_PIECE_ROUNDS {
             for i in index.missing_term_pieces(question) {
                 let name = index
                     .piece_name(PieceKind::Term, i)

@@ -1,5 +1,5 @@
 //! Builds the static word embeddings of a corpus
-//! ([`hipporag_wasm::static_embeddings::StaticEmbeddingsData`]; the module docs there say what
+//! ([`hipporag_wasm::embeddings::StaticEmbeddingsData`]; the module docs there say what
 //! they are and why).
 //!
 //! ```text
@@ -12,11 +12,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use hipporag_wasm::encoder::Encoder;
-use hipporag_wasm::index::Passage;
-use hipporag_wasm::static_embeddings::{
-    MIN_DF, StaticEmbeddingsData, idf, sign_bits, text_vector, words,
+use hipporag_wasm::embeddings::Encoder;
+use hipporag_wasm::embeddings::{
+    MIN_DF, StaticEmbeddingsData, idf, sign_bits, static_words, text_vector,
 };
+use hipporag_wasm::index::Passage;
 
 use crate::graph::encode_all;
 use crate::progress::Progress;
@@ -98,7 +98,7 @@ pub fn build(
     progress.start("word counts", passages.len() as u64);
     let counts: Vec<BTreeMap<String, u32>> = parallel::map(passages, |p| {
         let mut c = BTreeMap::new();
-        for w in words(&p.indexed_text()) {
+        for w in static_words(&p.indexed_text()) {
             *c.entry(w).or_insert(0) += 1;
         }
         c
@@ -175,8 +175,8 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hipporag_wasm::encoder::HashedNgramEncoder;
-    use hipporag_wasm::static_embeddings::StaticEmbeddings;
+    use hipporag_wasm::embeddings::HashedNgramEncoder;
+    use hipporag_wasm::embeddings::StaticEmbeddings;
 
     #[test]
     fn vocabulary_is_words_of_two_passages_and_queries_find_their_passage() {
@@ -187,7 +187,7 @@ mod tests {
             Passage::new("Paths", "Join paths with os.path.join; open the file."),
         ];
         let enc = HashedNgramEncoder::default();
-        let stop = crate::bm25::stopwords(hipporag_wasm::analysis::Language::English);
+        let stop = crate::bm25::stopwords(hipporag_wasm::text::Language::English);
         let d = build(&ps, &enc, &stop, 2, &()).unwrap();
         // "sort" and "sorted" are each in one passage only (a title counts with its text);
         // "a", "the" and "with" are stopwords.
@@ -222,7 +222,7 @@ mod tests {
             )
         }));
         let enc = HashedNgramEncoder::default();
-        let stop = crate::bm25::stopwords(hipporag_wasm::analysis::Language::English);
+        let stop = crate::bm25::stopwords(hipporag_wasm::text::Language::English);
         let d = build(&ps, &enc, &stop, 8, &()).unwrap();
         let c = d.centroids.len() / (d.dim as usize / 8);
         let mut sizes = vec![0usize; c];

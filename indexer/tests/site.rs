@@ -9,9 +9,9 @@ use std::path::Path;
 
 use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::{Assets, OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::HashedNgramEncoder;
-use hipporag_wasm::retriever::RetrieveOptions;
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::search::RetrieveOptions;
+use hipporag_wasm::text::Language;
 
 const PAGES: &[(&str, &str)] = &[
     (
@@ -57,9 +57,9 @@ fn opts(pkg: &Path) -> SiteOptions {
 /// MiniLM's (the hashed encoder's own are computed again on every build).
 struct Slow(HashedNgramEncoder);
 
-impl hipporag_wasm::encoder::Encoder for Slow {
-    fn info(&self) -> hipporag_wasm::encoder::EncoderInfo {
-        hipporag_wasm::encoder::EncoderInfo {
+impl hipporag_wasm::embeddings::Encoder for Slow {
+    fn info(&self) -> hipporag_wasm::embeddings::EncoderInfo {
+        hipporag_wasm::embeddings::EncoderInfo {
             id: "slow-test-encoder".into(),
             ..self.0.info()
         }
@@ -292,12 +292,12 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     assert!(first.piece_counts.iter().all(|&c| c >= 1), "{first:?}");
     let pieces: Vec<_> = files.keys().filter(|f| f.starts_with("index/")).collect();
     assert_eq!(pieces.len(), 1 + first.piece_counts.iter().sum::<usize>());
-    let name = hipporag_wasm::split::meta_name(&hipporag_wasm::split::piece_hash(&files[meta]));
+    let name = hipporag_wasm::pieces::meta_name(&hipporag_wasm::pieces::piece_hash(&files[meta]));
     assert_eq!(*meta, format!("index/{name}"));
     let split = hipporag_indexer::split::PieceDir::new(a.path().join("_hipporag/index"))
         .open(&name)
         .unwrap();
-    let build = hipporag_wasm::split::hex(&split.meta().build);
+    let build = hipporag_wasm::pieces::hex(&split.meta().build);
     let named = pieces
         .iter()
         .filter(|p| p.starts_with(&format!("index/{build}-")))
@@ -391,7 +391,7 @@ fn corpus_statistics_reach_cached_passages() {
 #[test]
 fn each_html_lang_gets_its_own_index() {
     use hipporag_indexer::split::PieceDir;
-    use hipporag_wasm::retriever::Mode;
+    use hipporag_wasm::search::Mode;
     let tmp = tempfile::tempdir().unwrap();
     write_site(tmp.path());
     // From the Chinese and Russian HippoRAG explainers (../shared/data/multilingual/).
@@ -433,7 +433,7 @@ fn each_html_lang_gets_its_own_index() {
         [en.meta().language, zh.meta().language, ru.meta().language],
         [Language::English, Language::Chinese, Language::Russian]
     );
-    let search = |index: &mut hipporag_wasm::split::SplitIndex, q: &str| {
+    let search = |index: &mut hipporag_wasm::pieces::Pieces, q: &str| {
         let opts = RetrieveOptions {
             mode: Mode::Bm25,
             top_k: 5,

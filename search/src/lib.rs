@@ -1,5 +1,5 @@
 //! `hipporag-search`: the wasm module a `hipporag site` page loads to search its index in pieces
-//! ([`hipporag_wasm::split`]), as Pagefind's small search crate sits beside its indexer. It
+//! ([`hipporag_wasm::pieces`]), as Pagefind's small search crate sits beside its indexer. It
 //! links the retriever core without the core's own wasm API, so the page downloads only the
 //! piece decoders, the query-entity extractor and the hybrid / BM25 ranking.
 //!
@@ -9,15 +9,16 @@
 
 #[cfg(target_arch = "wasm32")]
 mod bindings {
-    use hipporag_wasm::js_error::to_js_error;
-    use hipporag_wasm::retriever::{Mode, RetrieveOptions};
-    use hipporag_wasm::split::{PieceKind, SplitIndex};
+    use hipporag_wasm::Error;
+    use hipporag_wasm::error::to_js_error;
+    use hipporag_wasm::pieces::{PieceKind, Pieces};
+    use hipporag_wasm::search::{Mode, RetrieveOptions, parse_option};
     use wasm_bindgen::prelude::*;
 
     /// The index in pieces: the meta piece and the pieces loaded so far.
     #[wasm_bindgen]
     pub struct SplitSearch {
-        index: SplitIndex,
+        index: Pieces,
     }
 
     #[wasm_bindgen]
@@ -26,7 +27,7 @@ mod bindings {
         #[wasm_bindgen(js_name = fromMeta)]
         pub fn from_meta(bytes: &[u8]) -> Result<SplitSearch, JsValue> {
             Ok(Self {
-                index: SplitIndex::from_meta(bytes).map_err(to_js_error)?,
+                index: Pieces::from_meta(bytes).map_err(to_js_error)?,
             })
         }
 
@@ -126,7 +127,8 @@ mod bindings {
             let defaults = RetrieveOptions::default();
             let opts = RetrieveOptions {
                 mode: match mode {
-                    Some(m) => m.parse::<Mode>().map_err(to_js_error)?,
+                    Some(m) => parse_option::<Mode>("mode", &m)
+                        .map_err(|e| to_js_error(Error::InvalidRequest(e)))?,
                     None => Mode::Hybrid,
                 },
                 static_weight: static_weight.unwrap_or(defaults.static_weight),

@@ -31,13 +31,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use hipporag_wasm::analysis::{Language, phrase_stem_key};
-use hipporag_wasm::bm25::Bm25Params;
-use hipporag_wasm::encoder::Encoder;
+use hipporag_wasm::embeddings::Encoder;
+use hipporag_wasm::embeddings::{Quantization, Vectors};
+use hipporag_wasm::index::SparseMatrix;
 use hipporag_wasm::index::{BuildInfo, Counts, Csr, Fact, Header, IndexData, Passage};
-use hipporag_wasm::normalize::normalize_phrase;
-use hipporag_wasm::sparse::SparseMatrix;
-use hipporag_wasm::vectors::{Quantization, Vectors};
+use hipporag_wasm::lexical::Bm25Params;
+use hipporag_wasm::text::normalize_phrase;
+use hipporag_wasm::text::{Language, phrase_stem_key};
 use sprs::TriMatI;
 
 use crate::openie::OpenIeDoc;
@@ -457,7 +457,7 @@ impl TripleGraph {
             .iter()
             .map(|p| {
                 let n = p.chars().filter(|c| c.is_alphanumeric()).count();
-                n > 2 || (n == 2 && p.chars().any(hipporag_wasm::analysis::is_cjk))
+                n > 2 || (n == 2 && p.chars().any(hipporag_wasm::text::is_cjk))
             })
             .collect();
         let pairs = synonymy::synonymy_pairs(
@@ -542,7 +542,7 @@ impl Timer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hipporag_wasm::encoder::HashedNgramEncoder;
+    use hipporag_wasm::embeddings::HashedNgramEncoder;
     use hipporag_wasm::index::Index;
 
     fn doc(triples: &[[&str; 3]]) -> OpenIeDoc {

@@ -344,7 +344,7 @@ fn dense_block(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hipporag_wasm::encoder::{Encoder, HashedNgramEncoder};
+    use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
 
     /// Many blocks (n = 900 > 3 × 256), a small k and rows that seek no synonyms: the
     /// upper-triangle computation must equal a brute-force top-k per row over the full matrix.

@@ -37,7 +37,7 @@ use serde_json::Value;
 use crate::corpus::Passage;
 use crate::json::read_json_lenient;
 use crate::{Error, Result};
-use hipporag_wasm::normalize::normalize_phrase;
+use hipporag_wasm::text::normalize_phrase;
 
 /// One subject–relation–object triple, as extracted (not normalised).
 pub type Triple = [String; 3];

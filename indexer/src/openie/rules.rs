@@ -64,9 +64,9 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::{OpenIeDoc, Triple};
 use crate::corpus::Passage;
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::names::{NameStyle, is_article, is_capitalised, name_end};
-use hipporag_wasm::normalize::normalize_phrase;
+use hipporag_wasm::text::Language;
+use hipporag_wasm::text::normalize_phrase;
+use hipporag_wasm::text::{NameStyle, is_article, is_capitalised, name_end};
 
 mod chinese;
 mod russian;
@@ -531,7 +531,7 @@ impl<'a> SentenceScanner<'a> {
         }
     }
 
-    /// Pass 3: names ([`hipporag_wasm::names`]), without a leading article; a single word only
+    /// Pass 3: names ([`hipporag_wasm::text`]), without a leading article; a single word only
     /// when it is not a function word and not in `common` (words the corpus writes in lower
     /// case at least as often as capitalised).
     fn names(&mut self, common: &HashSet<String>, capitalised_inside: &HashSet<String>) {

@@ -18,8 +18,8 @@ use crate::hex::hex;
 use crate::openie::OpenIeDoc;
 use crate::openie::cache::{Cache, CacheRecord};
 use crate::openie::rules::{RuleExtractor, RuleOptions};
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::{Encoder, EncoderInfo, HASHED_NGRAM_ID};
+use hipporag_wasm::embeddings::{Encoder, EncoderInfo, HASHED_NGRAM_ID};
+use hipporag_wasm::text::Language;
 
 /// The extractor recorded in the OpenIE cache's `model` field.
 const EXTRACTOR: &str = "rules";

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use hipporag_wasm::encoder::EncoderInfo;
+use hipporag_wasm::embeddings::EncoderInfo;
 use hipporag_wasm::index::Counts;
-use hipporag_wasm::retriever::Mode;
+use hipporag_wasm::search::Mode;
 
 use super::SiteLanguage;
 
@@ -36,7 +36,7 @@ pub struct SiteEntry {
 }
 
 /// The site's search options: the mode; every weight is `RetrieveOptions::default()`'s (the
-/// graph's share decided per query, [`hipporag_wasm::fusion::graph_weight`]), so the page sends
+/// graph's share decided per query, [`hipporag_wasm::search::graph_weight`]), so the page sends
 /// none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -52,9 +52,9 @@ use crate::graph::{BuildOptions, GraphBuilder};
 use crate::hex::hex;
 use crate::progress::Progress;
 use crate::{Error, Result};
-use hipporag_wasm::analysis::Language;
-use hipporag_wasm::encoder::Encoder;
+use hipporag_wasm::embeddings::Encoder;
 use hipporag_wasm::index::Passage;
+use hipporag_wasm::text::Language;
 
 /// Longest passage, in characters: longer sections are split at line boundaries (a passage is
 /// the unit a result shows and links to).

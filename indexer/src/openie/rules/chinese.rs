@@ -20,7 +20,7 @@
 //! Without the `jieba` feature (the wasm indexer), Chinese text gives only those.
 
 #[cfg(feature = "jieba")]
-use hipporag_wasm::analysis::Language;
+use hipporag_wasm::text::Language;
 
 /// What a word of a Chinese sentence is, for phrases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub(super) struct Word {
 #[cfg(feature = "jieba")]
 fn class(word: &str, tag: &str) -> Class {
     if word.chars().count() < 2
-        || !word.chars().any(hipporag_wasm::analysis::is_cjk)
+        || !word.chars().any(hipporag_wasm::text::is_cjk)
         || super::is_stopword(Language::Chinese, word)
     {
         return Class::Other;
@@ -123,7 +123,7 @@ pub(super) fn without_readings(line: &str) -> std::borrow::Cow<'_, str> {
     let mut last = 0;
     let mut prev: Option<char> = None;
     for (i, c) in line.char_indices() {
-        if (c == '(' || c == '（') && prev.is_some_and(hipporag_wasm::analysis::is_cjk) {
+        if (c == '(' || c == '（') && prev.is_some_and(hipporag_wasm::text::is_cjk) {
             let body = i + c.len_utf8();
             if let Some(len) = line[body..].find([')', '）']) {
                 if is_reading(&line[body..body + len]) {

@@ -1,0 +1,1068 @@
+//! [`Pieces`]: a query over the index in pieces, in three steps so that a browser can fetch
+//! between them: the term and phrase pieces of the query's keys, then the cluster pieces its
+//! static vector probes, then the ranking.
+
+use std::collections::BTreeMap;
+
+use super::{
+    ClusterPiece, ClusterRef, MetaPiece, PhrasePiece, PieceKind, StoredTermPiece, TermPiece,
+    decode_piece, piece_name, tag,
+};
+use crate::embeddings::{
+    CodeScorer, StaticVocabulary, probe, query_vector, static_words, typed_word,
+};
+use crate::error::FormatProblem;
+use crate::graph::top_k;
+use crate::graph::{PPR_VECTOR_PASSAGES, PprVector};
+use crate::graph::{
+    PhraseLookup, PhraseNode, extract_query_entities, is_stopword_of, phrase_lookups,
+};
+use crate::graph::{entity_seeds, lookup_keys};
+use crate::index::MIN_INFLECTED_CHARS;
+use crate::lexical::{Bm25, IMPACT_LEVELS, ImpactPostings, check_postings};
+use crate::lexical::{
+    QueryTerms, TermDictionary, misspelt_words, query_terms, typed_term, word_neighbour_terms,
+};
+use crate::lexical::{deletes_key, query_keys};
+use crate::search::{HybridWeights, PassageSignals, hybrid_scores, name_factor};
+use crate::search::{Mode, RetrieveOptions};
+use crate::text::is_neighbour;
+use crate::text::{Language, terms};
+use crate::{Error, Result};
+
+fn invalid(field: &'static str, message: String) -> Error {
+    FormatProblem::Invalid { field, message }.into()
+}
+
+/// Checks that `v` is sorted and distinct.
+fn sorted(field: &'static str, v: &[String]) -> Result<()> {
+    match v.windows(2).position(|w| w[0] >= w[1]) {
+        Some(i) => Err(invalid(
+            field,
+            format!("not sorted and distinct at {}", i + 1),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The cluster piece of each of `c` IVF clusters, from the meta piece's list: every cluster
+/// in exactly one piece, each piece's ids ascending and not empty (one error, naming
+/// `meta.clusters`, for any breach).
+fn cluster_pieces(pieces: &[ClusterRef], c: usize) -> Result<Vec<u32>> {
+    let mut of = vec![u32::MAX; c];
+    let mut ok = true;
+    for (i, p) in pieces.iter().enumerate() {
+        ok &= !p.clusters.is_empty() && p.clusters.windows(2).all(|w| w[0] < w[1]);
+        for &k in &p.clusters {
+            match of.get_mut(k as usize) {
+                Some(slot) if *slot == u32::MAX => *slot = i as u32,
+                _ => ok = false,
+            }
+        }
+    }
+    if ok && !of.contains(&u32::MAX) {
+        return Ok(of);
+    }
+    Err(invalid(
+        "meta.clusters",
+        format!(
+            "{} cluster pieces must hold each of the {c} IVF clusters once, in ascending ids",
+            pieces.len()
+        ),
+    ))
+}
+
+/// BM25's postings over the passages of `meta` with no posting list yet.
+fn no_postings(meta: &MetaPiece) -> ImpactPostings {
+    ImpactPostings {
+        params: meta.bm25_params,
+        language: meta.language,
+        terms: Vec::new(),
+        ptr: vec![0],
+        gaps: Vec::new(),
+        impacts: Vec::new(),
+    }
+}
+
+/// Rounds of [`Pieces::missing_term_pieces`] a query needs at most: the query's own keys,
+/// then a misspelt word's key ranges and deletes keys, then the neighbours listed there, then
+/// the BM25 terms of its static neighbours ([`crate::lexical::word_neighbour_terms`]).
+pub const TERM_PIECE_ROUNDS: usize = 4;
+
+/// The meta piece, checked, with the term and cluster pieces loaded so far.
+///
+/// The most term pieces one expanded word's key range fetches
+/// ([`Pieces::missing_term_pieces`]): a range past them is read only as far as they go, so
+/// its expansions may then differ from the single file's. 16: since term pieces hold 6 KB
+/// (piece format 6), the widest 3-letter range of a CoNaLa question on Python's docs spans 9
+/// pieces, and at 8 the pieces ranked 24 of 758 misspelt test rankings unlike the single file
+/// (`tests/e2e/site_docs.test.mjs` checks the half-typed and misspelt questions).
+pub const MAX_RANGE_PIECES: usize = 16;
+
+/// Usage (what the page's JS and the native tests both do): [`Pieces::from_meta`]; per
+/// query, fetch [`Pieces::missing_term_pieces`] and [`Pieces::add_term_piece`] each,
+/// then fetch [`Pieces::missing_cluster_pieces`] and [`Pieces::add_cluster_piece`]
+/// each, then [`Pieces::search`]. Pieces stay loaded for later queries.
+#[derive(Debug, Clone)]
+pub struct Pieces {
+    meta: MetaPiece,
+    terms: BTreeMap<usize, TermPiece>,
+    /// The cluster piece of each IVF cluster (an index into `meta.clusters`).
+    cluster_piece: Vec<u32>,
+    /// The loaded IVF clusters: cluster id → (passages ascending, their codes).
+    clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
+    /// The loaded phrase pieces.
+    phrases: BTreeMap<usize, Phrases>,
+}
+
+/// A phrase piece, decoded and checked.
+#[derive(Debug, Clone)]
+struct Phrases {
+    first_id: u32,
+    phrases: Vec<String>,
+    stems: Vec<String>,
+    stem_ids: Vec<u32>,
+    stem_texts: Vec<String>,
+    /// `|Pᵢ|` of the phrases, then of the inflection keys' nodes.
+    passage_counts: Vec<u32>,
+    /// The PPR vectors, in the same order.
+    vectors: Vec<PprVector>,
+}
+
+impl Pieces {
+    /// Decodes and checks the meta piece (decompressed bytes).
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] naming the field when `pages`
+    /// does not have one entry per passage, page ids are not dense, term ranges are
+    /// not sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
+    /// outside 1..=C, an IVF cluster is in no cluster piece or in two (or a piece's clusters are
+    /// not ascending), or a passage's fragment piece is missing.
+    pub fn from_meta(bytes: &[u8]) -> Result<Self> {
+        let meta: MetaPiece = decode_piece(tag::META, "meta", bytes)?;
+        let n = meta.passages as usize;
+        if meta.pages.len() != n {
+            return Err(invalid(
+                "meta.pages",
+                format!("{} pages for {n} passages", meta.pages.len()),
+            ));
+        }
+        let mut next = 0;
+        for &p in &meta.pages {
+            if p > next {
+                return Err(invalid(
+                    "meta.pages",
+                    format!("page {p} before page {next}"),
+                ));
+            }
+            next = next.max(p + 1);
+        }
+        sorted("meta.stopwords", &meta.stopwords)?;
+        // BM25's parameters, checked as the single file's are.
+        Bm25::from_impacts(no_postings(&meta), n)?;
+        if meta.terms.first().is_some_and(|t| !t.first.is_empty())
+            || meta.terms.windows(2).any(|w| w[0].first >= w[1].first)
+        {
+            return Err(invalid(
+                "meta.terms",
+                "term ranges must start at \"\" and ascend".into(),
+            ));
+        }
+        let mut cluster_piece = Vec::new();
+        match &meta.statics {
+            Some(s) => {
+                let bytes = s.dim as usize / 8;
+                if s.dim == 0 || s.dim % 8 != 0 || s.centroids.is_empty() {
+                    return Err(invalid(
+                        "meta.statics",
+                        format!("dim {} with {} centroid bytes", s.dim, s.centroids.len()),
+                    ));
+                }
+                let c = s.centroids.len() / bytes;
+                if s.centroids.len() % bytes != 0 || s.nprobe == 0 || s.nprobe as usize > c {
+                    return Err(invalid(
+                        "meta.statics",
+                        format!(
+                            "{} centroid bytes of dim {}, nprobe {}",
+                            s.centroids.len(),
+                            s.dim,
+                            s.nprobe
+                        ),
+                    ));
+                }
+                cluster_piece = cluster_pieces(&meta.clusters, c)?;
+            }
+            None if !meta.clusters.is_empty() => {
+                return Err(invalid(
+                    "meta.clusters",
+                    "cluster pieces without static embeddings".into(),
+                ));
+            }
+            None => {}
+        }
+        if meta
+            .phrase_pieces
+            .first()
+            .is_some_and(|t| !t.first.is_empty())
+            || meta
+                .phrase_pieces
+                .windows(2)
+                .any(|w| w[0].first >= w[1].first)
+            || (meta.phrases > 0) == meta.phrase_pieces.is_empty()
+        {
+            return Err(invalid(
+                "meta.phrase_pieces",
+                format!(
+                    "{} phrase pieces for {} phrase nodes: key ranges must start at \"\" and ascend",
+                    meta.phrase_pieces.len(),
+                    meta.phrases
+                ),
+            ));
+        }
+        sorted("meta.query_stopwords", &meta.query_stopwords)?;
+        if !(0.0..1.0).contains(&meta.damping) {
+            return Err(invalid(
+                "meta.damping",
+                "the damping factor is outside [0, 1)".into(),
+            ));
+        }
+        let firsts_ok = meta.fragments.first().is_none_or(|f| f.first == 0)
+            && meta.fragments.windows(2).all(|w| w[0].first < w[1].first)
+            && meta.fragments.last().is_none_or(|f| (f.first as usize) < n)
+            && (n == 0 || !meta.fragments.is_empty());
+        if !firsts_ok {
+            return Err(invalid(
+                "meta.fragments",
+                format!(
+                    "{} fragment pieces for {n} passages: first passages must start at 0, ascend \
+                     strictly and stay below {n}",
+                    meta.fragments.len()
+                ),
+            ));
+        }
+        Ok(Self {
+            meta,
+            terms: BTreeMap::new(),
+            cluster_piece,
+            clusters: BTreeMap::new(),
+            phrases: BTreeMap::new(),
+        })
+    }
+
+    /// The meta piece.
+    pub fn meta(&self) -> &MetaPiece {
+        &self.meta
+    }
+
+    /// The term piece holding `key`.
+    fn term_piece_of(&self, key: &str) -> Option<usize> {
+        self.meta
+            .terms
+            .partition_point(|t| t.first.as_str() <= key)
+            .checked_sub(1)
+    }
+
+    /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`static_words`],
+    /// stopwords aside — and those its expansion reads, that are not loaded yet, ascending:
+    ///
+    /// * the word being typed: the pieces of its key range ([`typed_term`], [`typed_word`]);
+    /// * a misspelt word ([`misspelt_words`]): the key ranges of its query keys, the pieces of
+    ///   its deletes-dictionary keys ([`crate::lexical`]), the pieces of the neighbours
+    ///   listed there, and those of its static neighbours' BM25 terms.
+    ///
+    /// A range is read [`MAX_RANGE_PIECES`] pieces at most. A misspelt word is known only once
+    /// its own term piece is loaded, and its listed neighbours once its deletes keys' pieces
+    /// are, so a page asks again after adding the pieces, until none is missing:
+    /// [`TERM_PIECE_ROUNDS`] calls, each followed by adding the pieces it lists, load them all.
+    pub fn missing_term_pieces(&self, question: &str) -> Vec<usize> {
+        let language = self.meta.language;
+        let mut keys = terms(question, language);
+        if self.meta.statics.is_some() {
+            keys.extend(static_words(question));
+        }
+        let mut out: Vec<usize> = keys
+            .iter()
+            .filter(|k| self.meta.stopwords.binary_search(k).is_err())
+            .filter_map(|k| self.term_piece_of(k))
+            .collect();
+        let stop = |t: &str| is_stopword_of(self, t);
+        // The word being typed: its BM25 term's range, and its static word's.
+        let typed = typed_term(question, language)
+            .into_iter()
+            .chain(self.meta.statics.as_ref().and(typed_word(question)));
+        for prefix in typed {
+            out.extend(self.range_pieces(&prefix));
+        }
+        // Whether the dictionary lacks `t`, once its term piece is loaded.
+        let lacks = |t: &str| {
+            self.term_piece_of(t)
+                .is_some_and(|i| self.terms.contains_key(&i) && !self.has_term(t))
+        };
+        // Whether no term begins with `t`, once the pieces of its key range are loaded.
+        let uncompleted = |t: &str| {
+            self.range_pieces(t)
+                .iter()
+                .all(|i| self.terms.contains_key(i))
+                && !self.has_completion(t)
+        };
+        for m in misspelt_words(question, language, &stop, &lacks, &uncompleted) {
+            // The BM25 terms of its static neighbours ([`word_neighbour_terms`]), once those
+            // neighbours' pieces are loaded.
+            if self.meta.statics.is_some() {
+                for t in word_neighbour_terms(&m.word, language, self) {
+                    out.extend(self.term_piece_of(&t));
+                }
+            }
+            let mut misspelt = vec![m.term];
+            if self.meta.statics.is_some() && m.word != misspelt[0] {
+                misspelt.push(m.word);
+            }
+            for t in &misspelt {
+                for key in query_keys(t) {
+                    out.extend(self.range_pieces(&key));
+                    out.extend(self.term_piece_of(&deletes_key(&key)));
+                    for u in self.deletes_entries(&key) {
+                        if is_neighbour(t, u) {
+                            out.extend(self.term_piece_of(u));
+                        }
+                    }
+                }
+            }
+        }
+        out.retain(|i| !self.terms.contains_key(i));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The entries the loaded term pieces list under deletes-dictionary key `key`
+    /// ([`crate::lexical`]; empty when its piece is not loaded).
+    fn deletes_entries(&self, key: &str) -> &[String] {
+        self.term_piece_of(&deletes_key(key))
+            .and_then(|i| self.terms.get(&i))
+            .map_or(&[], |p| p.deletes_entries(key))
+    }
+
+    /// Calls `f(piece, row)` for every key of `keys(piece)` (a term piece's BM25 terms or its
+    /// static words) that is a neighbour of the misspelt `t` ([`crate::lexical`]), in key order:
+    /// those beginning with one of its query keys, and those listed under one, from the loaded
+    /// pieces.
+    fn neighbour_rows<'a>(
+        &'a self,
+        t: &str,
+        keys: fn(&TermPiece) -> &[String],
+        f: &mut dyn FnMut(&'a TermPiece, usize),
+    ) {
+        let mut found: std::collections::BTreeSet<&str> = Default::default();
+        for key in query_keys(t) {
+            self.rows_with_prefix(&key, keys, &mut |p, row| {
+                let u = keys(p)[row].as_str();
+                if is_neighbour(t, u) {
+                    found.insert(u);
+                }
+            });
+            found.extend(
+                self.deletes_entries(&key)
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|u| is_neighbour(t, u)),
+            );
+        }
+        for u in found {
+            let Some(p) = self.term_piece_of(u).and_then(|i| self.terms.get(&i)) else {
+                continue;
+            };
+            if let Ok(row) = keys(p).binary_search_by(|x| x.as_str().cmp(u)) {
+                f(p, row);
+            }
+        }
+    }
+
+    /// The term pieces holding the keys that begin with `prefix`, [`MAX_RANGE_PIECES`] at most.
+    fn range_pieces(&self, prefix: &str) -> Vec<usize> {
+        let first = self.term_piece_of(prefix).unwrap_or(0);
+        (first..self.meta.terms.len())
+            .take_while(|&i| i == first || self.meta.terms[i].first.starts_with(prefix))
+            .take(MAX_RANGE_PIECES)
+            .collect()
+    }
+
+    /// Calls `f(piece, row)` for every key of `keys(piece)` (a term piece's BM25 terms or its
+    /// static words) that begins with `prefix`, over the loaded pieces of its key range
+    /// ([`Self::range_pieces`]), in key order.
+    fn rows_with_prefix<'a>(
+        &'a self,
+        prefix: &str,
+        keys: fn(&TermPiece) -> &[String],
+        f: &mut dyn FnMut(&'a TermPiece, usize),
+    ) {
+        for i in self.range_pieces(prefix) {
+            let Some(p) = self.terms.get(&i) else {
+                continue;
+            };
+            let keys = keys(p);
+            let from = keys.partition_point(|t| t.as_str() < prefix);
+            for (row, t) in keys.iter().enumerate().skip(from) {
+                if !t.starts_with(prefix) {
+                    break;
+                }
+                f(p, row);
+            }
+        }
+    }
+
+    /// The phrase piece holding `key`.
+    fn phrase_piece_of(&self, key: &str) -> Option<usize> {
+        self.meta
+            .phrase_pieces
+            .partition_point(|t| t.first.as_str() <= key)
+            .checked_sub(1)
+    }
+
+    /// The phrase pieces `question`'s candidate phrases fall in — every key the query-entity
+    /// extractor and the seed lookup may read ([`phrase_lookups`], [`lookup_keys`]) — that are
+    /// not loaded yet, ascending. They can be fetched with the term pieces.
+    pub fn missing_phrase_pieces(&self, question: &str) -> Vec<usize> {
+        if self.meta.phrase_pieces.is_empty() {
+            return Vec::new();
+        }
+        let stop = |t: &str| self.is_query_stopword(t);
+        let mut out: Vec<usize> = phrase_lookups(question, &stop)
+            .iter()
+            .flat_map(|k| lookup_keys(k, self.meta.language))
+            .filter_map(|k| self.phrase_piece_of(&k))
+            .filter(|i| !self.phrases.contains_key(i))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Decodes and checks phrase piece `i` (decompressed bytes) and keeps it.
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
+    /// when `i` is out of range, a key lies outside the piece's range or keys are unsorted,
+    /// a phrase id is out of range, the lists' lengths disagree, a vector holds more than
+    /// [`PPR_VECTOR_PASSAGES`] passages, a passage id is out of range or not ascending, or a
+    /// code or scale is not positive.
+    pub fn add_phrase_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.phrase_piece_name(i)?;
+        let piece = decode_piece::<PhrasePiece>(tag::PHRASE, "phrase piece", bytes)
+            .and_then(|p| self.check_phrase_piece(i, p))
+            .map_err(|e| e.in_source(name))?;
+        self.phrases.insert(i, piece);
+        Ok(())
+    }
+
+    fn check_phrase_piece(&self, i: usize, p: PhrasePiece) -> Result<Phrases> {
+        let bad = |m: String| invalid("phrase piece", m);
+        let phrases = p.phrases.decode("phrase piece phrases").map_err(bad)?;
+        let stems = p.stems.decode("phrase piece stems").map_err(bad)?;
+        sorted("phrase piece phrases", &phrases)?;
+        sorted("phrase piece stems", &stems)?;
+        let lo = self.meta.phrase_pieces[i].first.as_str();
+        let hi = self.meta.phrase_pieces.get(i + 1).map(|t| t.first.as_str());
+        if let Some(k) = phrases
+            .iter()
+            .chain(&stems)
+            .find(|k| k.as_str() < lo || hi.is_some_and(|h| k.as_str() >= h))
+        {
+            return Err(bad(format!(
+                "key \"{k}\" outside the piece's range from \"{lo}\""
+            )));
+        }
+        let vectors = phrases.len() + stems.len();
+        let ids_ok = u64::from(p.first_id) + phrases.len() as u64 <= u64::from(self.meta.phrases)
+            && p.stem_ids.iter().all(|&id| id < self.meta.phrases);
+        if !ids_ok
+            || p.stem_ids.len() != stems.len()
+            || p.stem_texts.len() != stems.len()
+            || p.passage_counts.len() != vectors
+            || p.counts.len() != vectors
+            || p.scales.len() != vectors
+        {
+            return Err(bad(format!(
+                "{} phrases from id {} and {} inflection keys ({} ids, {} texts) of {} phrase \
+                 nodes, with {} passage counts, {} vectors and {} scales",
+                phrases.len(),
+                p.first_id,
+                stems.len(),
+                p.stem_ids.len(),
+                p.stem_texts.len(),
+                self.meta.phrases,
+                p.passage_counts.len(),
+                p.counts.len(),
+                p.scales.len()
+            )));
+        }
+        let total: usize = p.counts.iter().map(|&c| usize::from(c)).sum();
+        if total != p.gaps.len() || total != p.codes.len() {
+            return Err(bad(format!(
+                "{total} vector entries, {} passage gaps and {} codes",
+                p.gaps.len(),
+                p.codes.len()
+            )));
+        }
+        let n = self.n() as u64;
+        let mut out = Vec::with_capacity(vectors);
+        let mut k = 0;
+        for (v, (&count, &scale)) in p.counts.iter().zip(&p.scales).enumerate() {
+            let count = usize::from(count);
+            if count > PPR_VECTOR_PASSAGES || (count > 0) != (scale > 0.0 && scale.is_finite()) {
+                // (No float is printed here or below: float formatting would add about 8 KB to
+                // the site's search module.)
+                return Err(bad(format!(
+                    "vector {v} keeps {count} passages (at most {PPR_VECTOR_PASSAGES}), or its \
+                     scale is not positive and finite where it keeps any"
+                )));
+            }
+            let mut passages = Vec::with_capacity(count);
+            let mut prev = 0u64;
+            for _ in 0..count {
+                let j = prev + u64::from(p.gaps[k]);
+                if (!passages.is_empty() && p.gaps[k] == 0) || j >= n || p.codes[k] == 0 {
+                    return Err(bad(format!(
+                        "vector {v}: passage {j} (code {}) not ascending below {n}, or code 0",
+                        p.codes[k]
+                    )));
+                }
+                passages.push(j as u32);
+                prev = j;
+                k += 1;
+            }
+            out.push(PprVector {
+                passages,
+                codes: p.codes[k - count..k].to_vec(),
+                scale,
+            });
+        }
+        Ok(Phrases {
+            first_id: p.first_id,
+            phrases,
+            stems,
+            stem_ids: p.stem_ids,
+            stem_texts: p.stem_texts,
+            passage_counts: p.passage_counts,
+            vectors: out,
+        })
+    }
+
+    /// The PPR vector of phrase node `id` in the loaded phrase pieces.
+    fn vector_of(&self, id: u32) -> Option<&PprVector> {
+        self.phrases.values().find_map(|p| {
+            if id >= p.first_id && ((id - p.first_id) as usize) < p.phrases.len() {
+                return Some(&p.vectors[(id - p.first_id) as usize]);
+            }
+            let k = p.stem_ids.iter().position(|&s| s == id)?;
+            Some(&p.vectors[p.phrases.len() + k])
+        })
+    }
+
+    /// The node `key` names in the loaded phrase pieces: an exact phrase (`exact`), or an
+    /// inflection key.
+    fn find_phrase(&self, key: &str, exact: bool) -> Option<PhraseNode> {
+        let p = self.phrases.get(&self.phrase_piece_of(key)?)?;
+        let specificity = |c: u32| if c == 0 { 1.0 } else { 1.0 / c as f32 };
+        if exact {
+            let k = p.phrases.binary_search_by(|x| x.as_str().cmp(key)).ok()?;
+            return Some(PhraseNode {
+                id: p.first_id + k as u32,
+                text: p.phrases[k].clone(),
+                specificity: specificity(p.passage_counts[k]),
+            });
+        }
+        let k = p.stems.binary_search_by(|x| x.as_str().cmp(key)).ok()?;
+        Some(PhraseNode {
+            id: p.stem_ids[k],
+            text: p.stem_texts[k].clone(),
+            specificity: specificity(p.passage_counts[p.phrases.len() + k]),
+        })
+    }
+
+    /// Decodes and checks term piece `i` (decompressed bytes) and keeps it.
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
+    /// when `i` is out of range, a key lies outside the piece's range, keys are unsorted,
+    /// posting bounds or sign rows do not fit, a passage id is out of range or not ascending,
+    /// a frequency is 0 or a df is outside 1..=passages.
+    pub fn add_term_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.term_piece_name(i)?;
+        let piece = decode_piece::<StoredTermPiece>(tag::TERM, "term piece", bytes)
+            .and_then(|p| TermPiece::try_from(p).map_err(|m| invalid("term piece", m)))
+            .and_then(|p| self.check_term_piece(i, p))
+            .map_err(|e| e.in_source(name))?;
+        self.terms.insert(i, piece);
+        Ok(())
+    }
+
+    fn check_term_piece(&self, i: usize, p: TermPiece) -> Result<TermPiece> {
+        sorted("term piece terms", &p.terms)?;
+        sorted("term piece words", &p.words)?;
+        let lo = self.meta.terms[i].first.as_str();
+        let hi = self.meta.terms.get(i + 1).map(|t| t.first.as_str());
+        sorted("term piece deletes", &p.deletes)?;
+        let prefixed: Vec<String> = p.deletes.iter().map(|k| deletes_key(k)).collect();
+        if let Some(k) = p.terms.iter().chain(&p.words).chain(&prefixed).find(|k| {
+            k.as_str() < lo
+                || hi.is_some_and(|h| k.as_str() >= h)
+                || self.meta.stopwords.binary_search(k).is_ok()
+        }) {
+            return Err(invalid(
+                "term piece",
+                format!("key \"{k}\" outside the piece's range from \"{lo}\", or a stopword"),
+            ));
+        }
+        // The posting lists are checked as the single file's are, in place.
+        check_postings(&p.terms, &p.ptr, &p.gaps, p.impacts.len(), self.n(), None)?;
+        if let Some(q) = p.impacts.iter().find(|&&q| u32::from(q) >= IMPACT_LEVELS) {
+            return Err(invalid(
+                "term piece impacts",
+                format!("impact {q}, not below {IMPACT_LEVELS}"),
+            ));
+        }
+        let dim = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize);
+        if p.df.len() != p.words.len() || p.signs.len() != p.words.len() * dim / 8 {
+            return Err(invalid(
+                "term piece words",
+                format!(
+                    "{} words, {} df, {} sign bytes of dim {dim}",
+                    p.words.len(),
+                    p.df.len(),
+                    p.signs.len()
+                ),
+            ));
+        }
+        if let Some(k) = p.df.iter().position(|&f| f == 0 || f as usize > self.n()) {
+            return Err(invalid(
+                "term piece words",
+                format!("word \"{}\" has df {}", p.words[k], p.df[k]),
+            ));
+        }
+        Ok(p)
+    }
+
+    fn n(&self) -> usize {
+        self.meta.passages as usize
+    }
+
+    /// The static query vector of `question` from the loaded term pieces, or `None` when the
+    /// index has no static embeddings or no word of `question` is in their vocabulary.
+    fn static_vector(&self, question: &str) -> Option<Vec<f32>> {
+        self.meta.statics.as_ref()?;
+        let stop = |t: &str| is_stopword_of(self, t);
+        let lacks = |t: &str| !self.has_term(t);
+        let uncompleted = |t: &str| !self.has_completion(t);
+        let misspelt: Vec<String> =
+            misspelt_words(question, self.meta.language, &stop, &lacks, &uncompleted)
+                .into_iter()
+                .map(|m| m.word)
+                .collect();
+        query_vector(question, self, &misspelt)
+    }
+
+    /// The cluster pieces (indices into [`MetaPiece::clusters`]) holding the IVF clusters
+    /// `question` probes that are not loaded yet, ascending and distinct (none without static
+    /// embeddings).
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
+    pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<usize>> {
+        self.require_terms(question)?;
+        let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<usize> = probe(&CodeScorer::new(&q), &s.centroids, s.nprobe as usize)
+            .into_iter()
+            .map(|c| c as usize)
+            .filter(|c| !self.clusters.contains_key(c))
+            .map(|c| self.cluster_piece[c] as usize)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Decodes and checks cluster piece `i` (decompressed bytes) and keeps its IVF clusters.
+    ///
+    /// # Errors
+    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
+    /// when `i` is out of range, the piece does not hold one cluster per id of its
+    /// [`super::ClusterRef`], a passage id is out of range or not ascending, or the codes do
+    /// not fit.
+    pub fn add_cluster_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
+        let name = self.cluster_piece_name(i)?;
+        let n = self.n() as u64;
+        let held = &self.meta.clusters[i].clusters;
+        let code = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize / 8);
+        let check = |p: ClusterPiece| -> Result<Vec<(Vec<u32>, Vec<u8>)>> {
+            let total: u64 = p.counts.iter().map(|&c| u64::from(c)).sum();
+            if p.counts.len() != held.len()
+                || total != p.gaps.len() as u64
+                || p.codes.len() != p.gaps.len() * code
+            {
+                return Err(invalid(
+                    "cluster piece",
+                    format!(
+                        "{} clusters of {total} passages, {} passage ids and {} code bytes, where \
+                         the meta piece lists {} clusters and {code} bytes a code",
+                        p.counts.len(),
+                        p.gaps.len(),
+                        p.codes.len(),
+                        held.len()
+                    ),
+                ));
+            }
+            let mut out = Vec::with_capacity(held.len());
+            let mut k = 0;
+            for &count in &p.counts {
+                let mut ids = Vec::with_capacity(count as usize);
+                let mut prev = 0u64;
+                for _ in 0..count {
+                    let g = p.gaps[k];
+                    let j = prev + u64::from(g);
+                    if (!ids.is_empty() && g == 0) || j >= n {
+                        return Err(invalid(
+                            "cluster piece",
+                            format!("passage {k} is {j}, not ascending below {n}"),
+                        ));
+                    }
+                    ids.push(j as u32);
+                    prev = j;
+                    k += 1;
+                }
+                let codes = p.codes[(k - ids.len()) * code..k * code].to_vec();
+                out.push((ids, codes));
+            }
+            Ok(out)
+        };
+        let clusters = decode_piece(tag::CLUSTER, "cluster piece", bytes)
+            .and_then(check)
+            .map_err(|e| e.in_source(name))?;
+        for (&c, cluster) in held.iter().zip(clusters) {
+            self.clusters.insert(c as usize, cluster);
+        }
+        Ok(())
+    }
+
+    fn require_terms(&self, question: &str) -> Result<()> {
+        match self.missing_term_pieces(question).first() {
+            Some(i) => Err(Error::InvalidRequest(format!(
+                "term piece {i} of the query is not loaded"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Ranks passages for `question` in `opts.mode` ([`Mode::Hybrid`], [`crate::search`]; or
+    /// [`Mode::Bm25`]) with `opts`' static weight, phrase weight and `top_k`, seeding the query
+    /// entities that are phrase nodes: the (passage, score) pairs that
+    /// [`crate::Retriever::retrieve`] gives on the single file with the same options and
+    /// [`RetrieveOptions::exact_seeds`], best first. Empty when no query key is in the index (the single file then
+    /// falls back to dense ranking, which needs a query embedding).
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] for another mode, a damping other than the phrase pieces'
+    /// ([`MetaPiece::damping`]) or 0, a phrase weight outside [0, 1], or when a piece the query
+    /// needs is not loaded.
+    pub fn search(&self, question: &str, opts: &RetrieveOptions) -> Result<Vec<(usize, f64)>> {
+        self.require_terms(question)?;
+        if let Some(c) = self.missing_cluster_pieces(question)?.first() {
+            return Err(Error::InvalidRequest(format!(
+                "cluster piece {c} of the query is not loaded"
+            )));
+        }
+        if let Some(i) = self.missing_phrase_pieces(question).first() {
+            return Err(Error::InvalidRequest(format!(
+                "phrase piece {i} of the query is not loaded"
+            )));
+        }
+        if opts.damping != 0.0 && opts.damping != self.meta.damping {
+            return Err(Error::InvalidRequest(
+                "the phrase pieces hold PPR vectors at the meta piece's damping factor only \
+                 (MetaPiece::damping): another needs the single file"
+                    .into(),
+            ));
+        }
+        if opts
+            .phrase_weight
+            .is_some_and(|w| !(0.0..=1.0).contains(&w))
+        {
+            return Err(Error::InvalidRequest(
+                "phraseWeight must be in [0, 1]".into(),
+            ));
+        }
+        let query = self.query_terms(question);
+        let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
+        // The query's terms as a small inverted index over every passage: the same lists,
+        // impacts and IDFs as the single file's, summed in the same order (ascending term).
+        let mut found: Vec<(&String, usize, usize)> = Vec::new();
+        for t in query.exact.iter().chain(alternatives) {
+            if let Some(i) = self.term_piece_of(t)
+                && let Some(p) = self.terms.get(&i)
+                && let Ok(k) = p.terms.binary_search(t)
+            {
+                found.push((t, i, k));
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        let mut data = no_postings(&self.meta);
+        for &(_, i, k) in &found {
+            let p = &self.terms[&i];
+            let (a, b) = (p.ptr[k] as usize, p.ptr[k + 1] as usize);
+            data.terms.push(p.terms[k].clone());
+            data.gaps.extend_from_slice(&p.gaps[a..b]);
+            data.impacts.extend_from_slice(&p.impacts[a..b]);
+            data.ptr.push(data.gaps.len() as u32);
+        }
+        let lexical = Bm25::from_impacts(data, self.n())?.expanded_scores(&query, self.n());
+        match opts.mode {
+            Mode::Bm25 => return Ok(top_k(&lexical, opts.top_k)),
+            Mode::Hybrid => {}
+            m => {
+                return Err(Error::InvalidRequest(format!(
+                    "the index in pieces ranks in the hybrid and bm25 modes; {m} needs the single-file index"
+                )));
+            }
+        }
+        let semantic = (opts.static_weight > 0.0)
+            .then(|| self.static_scores(question))
+            .flatten();
+        // The seeds as the single file finds them, with the stored PPR vectors.
+        let seeds = if opts.phrase_weight == Some(0.0) || opts.damping == 0.0 {
+            Vec::new()
+        } else {
+            entity_seeds(&extract_query_entities(question, self), self)
+        };
+        let weighted: Vec<(f64, &PprVector)> = seeds
+            .iter()
+            .filter_map(|s| Some((s.weight, self.vector_of(s.phrase_id)?)))
+            .collect();
+        let signals = PassageSignals {
+            bm25: &lexical,
+            statics: semantic.as_deref(),
+            dense: None,
+            pages: &self.meta.pages,
+        };
+        let weights = HybridWeights {
+            static_weight: opts.static_weight,
+            dense_weight: 0.0,
+            phrase_weight: opts.phrase_weight,
+            name_factor: name_factor(question, self.meta.language, self),
+        };
+        Ok(hybrid_scores(&signals, &weighted, &weights)
+            .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
+    }
+
+    /// The excerpt of a result's `text` for `question` ([`crate::search::excerpt`]): segments
+    /// alternating unmarked and marked, the query's words marked where the loaded term pieces
+    /// hold them (the question's own are loaded by its search).
+    pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
+        let query = self.query_terms(question);
+        crate::search::excerpt(
+            text,
+            question,
+            self.meta.language,
+            &|t| self.has_term(t),
+            &query.expanded,
+        )
+    }
+
+    /// `question`'s BM25 query over the loaded term pieces ([`query_terms`]).
+    fn query_terms(&self, question: &str) -> QueryTerms {
+        let stop = |t: &str| is_stopword_of(self, t);
+        let words = self
+            .meta
+            .statics
+            .as_ref()
+            .map(|_| self as &dyn StaticVocabulary);
+        query_terms(question, self.meta.language, self, words, &stop)
+    }
+
+    /// The static scores of every passage for `question`, as
+    /// [`crate::embeddings::StaticEmbeddings::scores`] computes them.
+    fn static_scores(&self, question: &str) -> Option<Vec<f64>> {
+        let q = CodeScorer::new(&self.static_vector(question)?);
+        let s = self.meta.statics.as_ref()?;
+        let mut out = vec![0.0; self.n()];
+        for c in probe(&q, &s.centroids, s.nprobe as usize) {
+            let (ids, codes) = &self.clusters[&(c as usize)];
+            let bytes = s.dim as usize / 8;
+            for (k, &j) in ids.iter().enumerate() {
+                out[j as usize] = q.score(&codes[k * bytes..(k + 1) * bytes]);
+            }
+        }
+        Some(out)
+    }
+
+    /// The file name of piece `i` of `kind` ([`super::piece_name`]), or an error naming it
+    /// when the meta piece lists no such piece.
+    fn name_of(&self, kind: PieceKind, i: usize) -> Result<String> {
+        self.piece_name(kind, i).ok_or_else(|| {
+            let noun = match kind {
+                PieceKind::Term => "term",
+                PieceKind::Cluster => "cluster",
+                PieceKind::Phrase => "phrase",
+                PieceKind::Fragment => "fragment",
+            };
+            Error::InvalidRequest(format!("no {noun} piece {i}"))
+        })
+    }
+
+    fn term_piece_name(&self, i: usize) -> Result<String> {
+        self.name_of(PieceKind::Term, i)
+    }
+
+    fn cluster_piece_name(&self, i: usize) -> Result<String> {
+        self.name_of(PieceKind::Cluster, i)
+    }
+
+    fn phrase_piece_name(&self, i: usize) -> Result<String> {
+        self.name_of(PieceKind::Phrase, i)
+    }
+
+    /// The file name of piece `i` of `kind` (`{build}-{letter}{i}.bin`, [`super::piece_name`]),
+    /// if the meta piece lists it.
+    pub fn piece_name(&self, kind: PieceKind, i: usize) -> Option<String> {
+        let count = match kind {
+            PieceKind::Term => self.meta.terms.len(),
+            PieceKind::Cluster => self.meta.clusters.len(),
+            PieceKind::Phrase => self.meta.phrase_pieces.len(),
+            PieceKind::Fragment => self.meta.fragments.len(),
+        };
+        (i < count).then(|| piece_name(&self.meta.build, kind, i))
+    }
+
+    /// The fragment piece (its number in [`MetaPiece::fragments`]) holding passage `j`, if
+    /// `j` is a passage.
+    pub fn fragment_of(&self, j: usize) -> Option<usize> {
+        if j >= self.meta.passages as usize {
+            return None;
+        }
+        let f = self
+            .meta
+            .fragments
+            .partition_point(|r| r.first as usize <= j);
+        f.checked_sub(1)
+    }
+}
+
+/// The loaded term pieces' dictionary, for [`crate::lexical`].
+impl TermDictionary for Pieces {
+    fn has_term(&self, term: &str) -> bool {
+        self.term_piece_of(term)
+            .and_then(|i| self.terms.get(&i))
+            .is_some_and(|p| p.terms.binary_search_by(|x| x.as_str().cmp(term)).is_ok())
+    }
+
+    fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {
+        self.rows_with_prefix(prefix, |p| &p.terms, &mut |p, k| {
+            f(&p.terms[k], p.ptr[k + 1] - p.ptr[k]);
+        });
+    }
+
+    /// From the loaded pieces of the term's query keys and deletes keys
+    /// ([`Pieces::missing_term_pieces`] loads them).
+    fn neighbours(&self, term: &str, f: &mut dyn FnMut(&str, u32)) {
+        self.neighbour_rows(term, |p| &p.terms, &mut |p, k| {
+            f(&p.terms[k], p.ptr[k + 1] - p.ptr[k]);
+        });
+    }
+}
+
+/// The static words of the loaded term pieces; [`Pieces::missing_term_pieces`] loads those
+/// a query's vector reads, the typed word's key range included.
+impl StaticVocabulary for Pieces {
+    fn dim(&self) -> usize {
+        self.meta.statics.as_ref().map_or(0, |s| s.dim as usize)
+    }
+
+    fn passages(&self) -> usize {
+        self.n()
+    }
+
+    fn word(&self, word: &str) -> Option<(&[u8], u32)> {
+        let bytes = self.dim() / 8;
+        let p = self.terms.get(&self.term_piece_of(word)?)?;
+        let r = p.words.binary_search_by(|x| x.as_str().cmp(word)).ok()?;
+        Some((&p.signs[r * bytes..(r + 1) * bytes], p.df[r]))
+    }
+
+    fn words_with_prefix<'a>(&'a self, prefix: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+        let bytes = self.dim() / 8;
+        self.rows_with_prefix(prefix, |p| &p.words, &mut |p, r| {
+            f(&p.words[r], &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
+        });
+    }
+
+    /// As [`TermDictionary::neighbours`] for [`Pieces`], over the static words.
+    fn neighbours<'a>(&'a self, word: &str, f: &mut dyn FnMut(&str, &'a [u8], u32)) {
+        let bytes = self.dim() / 8;
+        self.neighbour_rows(word, |p| &p.words, &mut |p, r| {
+            f(&p.words[r], &p.signs[r * bytes..(r + 1) * bytes], p.df[r]);
+        });
+    }
+}
+
+impl PhraseLookup for Pieces {
+    fn language(&self) -> Language {
+        self.meta.language
+    }
+
+    fn is_query_stopword(&self, t: &str) -> bool {
+        self.meta
+            .query_stopwords
+            .binary_search_by(|w| w.as_str().cmp(t))
+            .is_ok()
+    }
+
+    /// As [`crate::index::Index::phrase_id_inflected`], from the loaded phrase pieces.
+    fn phrase(&self, normalized: &str) -> Option<PhraseNode> {
+        self.find_phrase(normalized, true).or_else(|| {
+            if normalized.chars().count() < MIN_INFLECTED_CHARS {
+                return None;
+            }
+            let key = lookup_keys(normalized, self.meta.language)
+                .into_iter()
+                .nth(1)?;
+            self.find_phrase(&key, false)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(clusters: &[u32]) -> ClusterRef {
+        ClusterRef {
+            clusters: clusters.to_vec(),
+        }
+    }
+
+    #[test]
+    fn every_ivf_cluster_is_in_exactly_one_cluster_piece() {
+        assert_eq!(
+            cluster_pieces(&[piece(&[0, 2]), piece(&[1])], 3).unwrap(),
+            [0, 1, 0]
+        );
+        for (pieces, c) in [
+            (vec![piece(&[0]), piece(&[1])], 3),
+            (vec![piece(&[0, 1]), piece(&[1])], 2),
+            (vec![piece(&[0, 5])], 2),
+            (vec![piece(&[1, 0])], 2),
+            (vec![piece(&[0, 1]), piece(&[])], 2),
+        ] {
+            let e = cluster_pieces(&pieces, c).unwrap_err();
+            assert_eq!(e.kind(), "format.invalid", "{e}");
+            assert!(e.to_string().contains("meta.clusters"), "{e}");
+            assert!(
+                e.to_string()
+                    .contains(&format!("each of the {c} IVF clusters once")),
+                "{e}"
+            );
+        }
+    }
+}

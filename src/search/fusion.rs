@@ -1,0 +1,476 @@
+//! The `hybrid` ranking, in one place: the single file ([`crate::search`]) and the index in
+//! pieces ([`crate::pieces::Pieces`]) both rank with [`hybrid_scores`], from the same
+//! numbers, so a site's page and `hipporag eval` give the same top-k.
+//!
+//! A passage's score is a mix of two distributions over passages:
+//!
+//! * the **passage share** `b` ([`passage_share`]): BM25's scores, or, when the index has static
+//!   word embeddings, the reciprocal-rank fusion by page of BM25's and the static scores
+//!   ([`crate::search::page_rrf`]; a query embedding from a neural encoder joins it), normalised
+//!   to sum 1. Where the graph agrees, the static scores' weight falls with the question's
+//!   names ([`hybrid_passage_share`]).
+//!   Without static embeddings, a neural encoder's dense scores (min-max scaled) are added to
+//!   BM25's at `dense_weight`.
+//! * the **graph share** `g` ([`graph_share`]): the personalized PageRank of the query's seeds
+//!   (query entities that are phrase nodes, [`entity_seeds`], reset weight = node
+//!   specificity, HippoRAG §3.2) over HippoRAG 2's graph of phrase and passage nodes, as the
+//!   weighted sum of each seed's own PPR vector ([`crate::graph`]; PPR is linear in its
+//!   reset vector). It sums to at most 1.
+//!
+//! `score = (1 − w)·b + w·g`, with `w` the graph weight: a caller's `phrase_weight`, or by
+//! default [`graph_weight`], decided per query from how much of the graph share falls on the
+//! passages the passage share ranks best.
+
+use crate::graph::{MinMax, PprVector, top_k_positive};
+use crate::lexical::TermDictionary;
+use crate::text::{Language, name_share, terms};
+
+/// Reciprocal-rank fusion's `k` (Cormack, Clarke & Büttcher, SIGIR 2009: 60).
+pub const RRF_K: f64 = 60.0;
+/// Ranks of each signal that take part in the fusion.
+pub const RRF_DEPTH: usize = 100;
+/// The dense scores' weight in the reciprocal-rank fusion by page (indexes with static word
+/// embeddings and a neural encoder: a semantic-tier site), beside BM25's and the static scores'
+/// 1: equal weights, RRF's plain form (docs/tuning.md, "Semantic tier: the dense weight").
+pub const DENSE_RRF_WEIGHT: f64 = 1.0;
+/// The graph weight's ceiling in [`graph_weight`]: HippoRAG's multi-hop questions want most of
+/// the mass on the seeds (musique_train, rule extractor: hybrid R@5 peaks at phrase weight 0.9,
+/// docs/tuning.md).
+pub const MAX_GRAPH_WEIGHT: f64 = 0.9;
+
+/// The per-passage signals of one query, each with one value per passage (`|P|`).
+#[derive(Debug, Clone, Copy)]
+pub struct PassageSignals<'a> {
+    /// BM25 scores ([`crate::lexical::Bm25::scores`]).
+    pub bm25: &'a [f64],
+    /// Static word-embedding scores ([`crate::embeddings`]), when the index has them and
+    /// the query has a word in their vocabulary.
+    pub statics: Option<&'a [f64]>,
+    /// Dense cosine scores, when the index has a neural encoder and a query embedding is given.
+    pub dense: Option<&'a [f64]>,
+    /// The page of each passage ([`crate::index::Index::pages`]).
+    pub pages: &'a [u32],
+}
+
+/// The weights of [`hybrid_scores`], from [`crate::search::RetrieveOptions`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HybridWeights {
+    /// The static scores' weight beside BM25's 1 in the fusion by page (0: BM25 alone).
+    pub static_weight: f64,
+    /// The dense scores' share beside BM25's 1 (indexes without static embeddings); with them,
+    /// 0 leaves the dense scores out of the fusion and any other value puts them in at
+    /// [`DENSE_RRF_WEIGHT`].
+    pub dense_weight: f64,
+    /// The graph weight `w` in [0, 1]; `None` decides it per query ([`graph_weight`]).
+    pub phrase_weight: Option<f64>,
+    /// What the question's names leave of the static weight where the graph agrees with the
+    /// passage share ([`name_factor`]; 1 for a question without names).
+    pub name_factor: f64,
+}
+
+/// One query's hybrid ranking: a score per passage and the graph weight it was mixed with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HybridScores {
+    /// `(1 − w)·b + w·g` per passage (`|P|` values, summing to at most 1).
+    pub scores: Vec<f64>,
+    /// The graph weight `w` used.
+    pub graph_weight: f64,
+}
+
+/// The passage share `b` (module docs), normalised to sum 1; all zeros when no signal scores
+/// any passage.
+pub fn passage_share(s: &PassageSignals<'_>, w: &HybridWeights) -> Vec<f64> {
+    let statics = s.statics.filter(|_| w.static_weight > 0.0);
+    let dense = s.dense.filter(|_| w.dense_weight > 0.0);
+    let mut share = match statics {
+        Some(st) => {
+            let mut signals: Vec<(&[f64], f64)> = vec![(s.bm25, 1.0), (st, w.static_weight)];
+            if let Some(d) = dense {
+                signals.push((d, DENSE_RRF_WEIGHT));
+            }
+            page_rrf(&signals, s.pages, RRF_K, RRF_DEPTH)
+        }
+        None => {
+            let mut b = normalised(s.bm25.to_vec());
+            if let Some(d) = dense {
+                let range = MinMax::of(d.iter().copied());
+                let scaled = normalised(d.iter().map(|&x| range.scale(x)).collect());
+                for (x, y) in b.iter_mut().zip(scaled) {
+                    *x += w.dense_weight * y;
+                }
+            }
+            b
+        }
+    };
+    share = normalised(share);
+    share
+}
+
+/// `v` divided by its sum, or unchanged when the sum is not positive.
+fn normalised(mut v: Vec<f64>) -> Vec<f64> {
+    let total: f64 = v.iter().sum();
+    if total > 0.0 {
+        for x in &mut v {
+            *x /= total;
+        }
+    }
+    v
+}
+
+/// The graph share `g` over `passages` passages: `Σᵢ sᵢ·vᵢ`, with `sᵢ` each seed's weight
+/// divided by the seeds' total and `vᵢ` its PPR vector. All zeros without seeds.
+pub fn graph_share(seeds: &[(f64, &PprVector)], passages: usize) -> Vec<f64> {
+    let mut g = vec![0.0; passages];
+    let total: f64 = seeds.iter().map(|s| s.0).sum();
+    if total <= 0.0 {
+        return g;
+    }
+    for &(weight, v) in seeds {
+        for (j, p) in v.entries() {
+            if let Some(x) = g.get_mut(j as usize) {
+                *x += weight / total * p;
+            }
+        }
+    }
+    g
+}
+
+/// The question's name share at or above which [`name_factor`] is 0: one title-case name in
+/// ten words.
+pub const NAME_SHARE_FULL: f64 = 0.1;
+/// The most passages a title-case word may be in and still count as a name for
+/// [`name_factor`]: a name picks out a few passages (HippoRAG's node specificity, §3.2, is
+/// the inverse of that count), where a site's own name ("Python") or an API's type names
+/// (rust-doc's `Mutex` and `String` are in 341 and 5,278 of its passages) are everywhere.
+pub const MAX_NAME_PASSAGES: u32 = 100;
+
+/// What `question`'s names leave of the static scores' weight: `1 − clamp(s / 0.1, 0, 1)`,
+/// `s` the question's [`name_share`] ([`NAME_SHARE_FULL`]), in [0, 1]. A title-case word
+/// counts as a name when BM25 can match it to a few passages: its BM25 term
+/// ([`crate::text::terms`] in `language`) is in 1 to [`MAX_NAME_PASSAGES`] passages of
+/// `dict`. A name the site lacks (a misspelling, another product's name) does not count: the
+/// static scores are then all that can stand in for it. [`hybrid_passage_share`] applies it
+/// only where the graph agrees with the text.
+///
+/// Why: static word vectors (all-MiniLM-L6-v2's, [`crate::embeddings`]) bridge the
+/// vocabulary of a question about concepts and a page's ("sort a dict by value" → "sorted",
+/// "key function"), which BM25 cannot. A question about named things is matched by its names,
+/// which BM25 finds exactly and whose static vectors barely tell them apart, so the static
+/// scores only push up passages of the same kind ("founded", "owned" in any institution's
+/// article). On musique_train as a site the passage share with the static scores ranks below
+/// BM25 alone; on Python's docs it is 16 points of page R@10 above it. docs/tuning.md, "A
+/// question's names leave the static scores out where the graph agrees", has the dev-half
+/// measurements and the rules tried beside this one.
+pub fn name_factor(question: &str, language: Language, dict: &dyn TermDictionary) -> f64 {
+    // A name BM25 can match to a few passages.
+    let matched = |w: &str| {
+        terms(w, language)
+            .first()
+            .is_some_and(|t| (1..=MAX_NAME_PASSAGES).contains(&dict.document_frequency(t)))
+    };
+    1.0 - (name_share(question, &matched) / NAME_SHARE_FULL).clamp(0.0, 1.0)
+}
+
+/// The passage share [`hybrid_scores`] mixes with the graph share `g`: [`passage_share`] with
+/// the caller's weights, or, when the question has names (`name_factor` < 1), static scores
+/// and a graph share, and the graph agrees with that passage share ([`graph_weight`] > 0),
+/// the passage share with the static weight times `name_factor`.
+///
+/// Why the agreement: a multi-hop question's named seeds lead the walk to passages the text
+/// signals rank too (HippoRAG's questions); an incidental name does not (a docs question "… in
+/// Django": Python's docs mention Django in 7 passages, none about the question, and the
+/// static scores are what finds its answer). Measured in docs/tuning.md.
+pub fn hybrid_passage_share(s: &PassageSignals<'_>, g: &[f64], w: &HybridWeights) -> Vec<f64> {
+    let b = passage_share(s, w);
+    let named = w.name_factor < 1.0 && w.static_weight > 0.0 && s.statics.is_some();
+    if named && g.iter().any(|&x| x > 0.0) && graph_weight(&b, g) > 0.0 {
+        let lowered = HybridWeights {
+            static_weight: w.static_weight * w.name_factor,
+            ..*w
+        };
+        return passage_share(s, &lowered);
+    }
+    b
+}
+
+/// Passages of the passage share that [`graph_weight`] counts the graph's agreement on.
+pub const AGREEMENT_DEPTH: usize = 50;
+/// The agreement at or below which [`graph_weight`] leaves the graph out.
+pub const AGREEMENT_FLOOR: f64 = 0.25;
+/// The agreement at or above which [`graph_weight`] gives the graph [`MAX_GRAPH_WEIGHT`].
+pub const AGREEMENT_FULL: f64 = 0.5;
+
+/// The default graph weight of one query, from its **agreement**: the share of the graph
+/// share's mass `g` that falls on the passage share's best [`AGREEMENT_DEPTH`] passages `b`.
+/// At or below [`AGREEMENT_FLOOR`] the weight is 0, at or above [`AGREEMENT_FULL`] it is
+/// [`MAX_GRAPH_WEIGHT`], linear between; 0 without a graph share.
+///
+/// Why: HippoRAG's seeds are the query's named entities, and the passages that name them are
+/// among those the question's own words find, so the walk from them starts where BM25 does and
+/// adds the passages one hop further (multi-hop questions: musique_train's agreement is 0.81
+/// on average). When the query's phrase nodes are not its subject — a docs question whose
+/// words match generic or incidental phrases ("order", "mydict") — the walk leads to passages
+/// the text signals do not rank at all (Python's docs: agreement 0.19), and the graph is left
+/// out. The agreement is a property of the query's own scores, not of a language or corpus,
+/// so the rule needs no constant per language. docs/tuning.md, "One hybrid ranking for every
+/// corpus", has the measurements on the dev halves, and the rules tried beside it.
+pub fn graph_weight(b: &[f64], g: &[f64]) -> f64 {
+    let a = agreement(b, g, AGREEMENT_DEPTH);
+    MAX_GRAPH_WEIGHT * ((a - AGREEMENT_FLOOR) / (AGREEMENT_FULL - AGREEMENT_FLOOR)).clamp(0.0, 1.0)
+}
+
+/// The share of `g`'s mass (one value per passage) on the `depth` passages that `b` scores
+/// highest (among those it scores above 0), in [0, 1]; 0 when `g` has no mass.
+pub fn agreement(b: &[f64], g: &[f64], depth: usize) -> f64 {
+    let total: f64 = g.iter().sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let on_top: f64 = top_k_positive(b, depth).iter().map(|x| g[x.0]).sum();
+    on_top / total
+}
+
+/// The hybrid ranking of one query (module docs): `None` when neither share scores any passage.
+pub fn hybrid_scores(
+    s: &PassageSignals<'_>,
+    seeds: &[(f64, &PprVector)],
+    w: &HybridWeights,
+) -> Option<HybridScores> {
+    let g = graph_share(seeds, s.bm25.len());
+    let b = hybrid_passage_share(s, &g, w);
+    let has_b = b.iter().any(|&x| x > 0.0);
+    let has_g = g.iter().any(|&x| x > 0.0);
+    let weight = match (has_b, has_g) {
+        (false, false) => return None,
+        (true, false) => 0.0,
+        (false, true) => 1.0,
+        (true, true) => w.phrase_weight.unwrap_or_else(|| graph_weight(&b, &g)),
+    };
+    let scores = b
+        .iter()
+        .zip(&g)
+        .map(|(x, y)| (1.0 - weight) * x + weight * y)
+        .collect();
+    Some(HybridScores {
+        scores,
+        graph_weight: weight,
+    })
+}
+
+/// Reciprocal-rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009) of passage scores, by page:
+/// the mass each passage gets in the hybrid reset vector (`|P|` values, unnormalised).
+///
+/// `signals` are `(scores, weight)` pairs, each `scores` with one value per passage (higher is
+/// better; only positive scores count); `pages[j]` is passage `j`'s page
+/// ([`crate::index::Index::pages`]). Each signal ranks pages by their best passage, and page
+/// `p` gets `Σ weight / (k + rank)` over the signals that rank it within their top `depth`.
+/// That mass goes to one passage of the page, the one with the highest passage-level fusion of
+/// the same signals (lowest id on ties); every other passage gets 0.
+///
+/// Why pages: docs pages hold many passages, and the two signals often match different
+/// passages of the gold page. On the CoNaLa `dev` split of Python's docs, fusing by page gave
+/// page recall@10 0.609 against 0.569 for the same fusion by passage (docs/tuning.md, "Hybrid ranking").
+/// Without URLs every passage is its own page, and this is plain RRF over passages.
+pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) -> Vec<f64> {
+    let np = pages.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
+    let mut by_page = vec![0.0; np];
+    let mut by_passage = vec![0.0; pages.len()];
+    for &(scores, weight) in signals {
+        let ranked = top_k_positive(scores, depth);
+        for (r, &(j, _)) in ranked.iter().enumerate() {
+            by_passage[j] += weight / (k + r as f64 + 1.0);
+        }
+        // A page's best passage score (0 when none is positive).
+        let mut best = vec![0.0f64; np];
+        for (j, &x) in scores.iter().enumerate() {
+            if x > 0.0 {
+                let b = &mut best[pages[j] as usize];
+                *b = b.max(x);
+            }
+        }
+        for (r, &(p, _)) in top_k_positive(&best, depth).iter().enumerate() {
+            by_page[p] += weight / (k + r as f64 + 1.0);
+        }
+    }
+    let mut shown: Vec<Option<usize>> = vec![None; np];
+    for (j, &p) in pages.iter().enumerate() {
+        let s = &mut shown[p as usize];
+        if s.is_none_or(|i| by_passage[j] > by_passage[i]) {
+            *s = Some(j);
+        }
+    }
+    let mut out = vec![0.0; pages.len()];
+    for (p, s) in shown.iter().enumerate() {
+        if let Some(j) = *s {
+            out[j] = by_page[p];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vector(entries: &[(u32, u8)], scale: f32) -> PprVector {
+        PprVector {
+            passages: entries.iter().map(|e| e.0).collect(),
+            codes: entries.iter().map(|e| e.1).collect(),
+            scale,
+        }
+    }
+
+    #[test]
+    fn name_factor_falls_with_the_names_bm25_can_match() {
+        use crate::lexical::{Bm25, Bm25Data, Bm25Params};
+        // "python" in every passage (too common to be a name), "collegian" in one.
+        let n = MAX_NAME_PASSAGES as usize + 1;
+        let docs: Vec<Vec<String>> = (0..n)
+            .map(|i| {
+                let text = if i == 0 { "Python Collegian" } else { "Python" };
+                terms(text, Language::English)
+            })
+            .collect();
+        let data = Bm25Data::build(&docs, Language::English, Bm25Params::default());
+        let bm25 = Bm25::from_data(data, n).unwrap();
+        let f = |q: &str| name_factor(q, Language::English, &bm25);
+        assert_eq!(f("who owned The Collegian"), 0.0);
+        assert_eq!(f("how to sort a dict in Python"), 1.0);
+        // A name the site lacks (a misspelling, another product) leaves the weight whole.
+        assert_eq!(f("who owned The Colegian paper"), 1.0);
+        // One name among many words lowers it in proportion: 1 of 20 words → 1 − 0.05/0.1.
+        let filler: Vec<String> = (0..19)
+            .map(|i| format!("x{}", (b'a' + i) as char))
+            .collect();
+        let long = format!("how {} Collegian", filler.join(" "));
+        assert!((f(&long) - 0.5).abs() < 1e-12, "{}", f(&long));
+    }
+
+    #[test]
+    fn names_lower_the_static_weight_only_where_the_graph_agrees() {
+        // Passages 0..4 on pages 0..4. BM25 ranks 0, 1; the static scores rank 2, 3 above 1.
+        let bm25 = [3.0, 2.0, 0.0, 0.0];
+        let statics = [0.9, 0.1, 0.8, 0.7];
+        let pages = [0, 1, 2, 3];
+        let s = PassageSignals {
+            bm25: &bm25,
+            statics: Some(&statics),
+            dense: None,
+            pages: &pages,
+        };
+        let w = HybridWeights {
+            static_weight: 1.0,
+            dense_weight: 0.0,
+            phrase_weight: None,
+            name_factor: 0.0,
+        };
+        let with_statics = passage_share(
+            &s,
+            &HybridWeights {
+                name_factor: 1.0,
+                ..w
+            },
+        );
+        let bm25_alone = passage_share(
+            &s,
+            &HybridWeights {
+                static_weight: 0.0,
+                ..w
+            },
+        );
+        // The graph on BM25's passages agrees: the static scores are left out.
+        assert_eq!(
+            hybrid_passage_share(&s, &[0.6, 0.4, 0.0, 0.0], &w),
+            bm25_alone
+        );
+        // A graph elsewhere (an incidental name's passages) does not: they stay.
+        let elsewhere = [0.0, 0.0, 0.0, 0.0];
+        assert_eq!(hybrid_passage_share(&s, &elsewhere, &w), with_statics);
+        // No names: the static scores stay whatever the graph says.
+        let no_names = HybridWeights {
+            name_factor: 1.0,
+            ..w
+        };
+        assert_eq!(
+            hybrid_passage_share(&s, &[0.6, 0.4, 0.0, 0.0], &no_names),
+            with_statics
+        );
+    }
+
+    #[test]
+    fn graph_weight_grows_with_the_graphs_agreement_with_the_passage_share() {
+        // b ranks passages 0..60 (passage j scores 100 − j); passages 60.. are outside its
+        // best 50.
+        let b: Vec<f64> = (0..100)
+            .map(|j| if j < 60 { 100.0 - j as f64 } else { 0.0 })
+            .collect();
+        let with = |inside: f64| {
+            let mut g = vec![0.0; 100];
+            g[3] = inside;
+            g[80] = 1.0 - inside;
+            graph_weight(&b, &g)
+        };
+        assert_eq!(with(1.0), MAX_GRAPH_WEIGHT);
+        assert_eq!(with(0.5), MAX_GRAPH_WEIGHT);
+        assert!((with(0.375) - MAX_GRAPH_WEIGHT / 2.0).abs() < 1e-12);
+        assert_eq!(with(0.25), 0.0);
+        assert_eq!(with(0.0), 0.0);
+        // Passage 55 is ranked by b, but not among its best 50.
+        let mut g = vec![0.0; 100];
+        g[55] = 1.0;
+        assert_eq!(graph_weight(&b, &g), 0.0);
+        assert_eq!(graph_weight(&b, &[0.0; 100]), 0.0);
+    }
+
+    #[test]
+    fn hybrid_scores_mix_the_two_shares_and_fall_back_to_either_alone() {
+        let bm25 = [2.0, 2.0, 0.0, 0.0];
+        let pages = [0, 1, 2, 3];
+        let s = PassageSignals {
+            bm25: &bm25,
+            statics: None,
+            dense: None,
+            pages: &pages,
+        };
+        let v = vector(&[(2, 255), (3, 51)], 0.5);
+        let w = HybridWeights {
+            static_weight: 1.0,
+            dense_weight: 0.0,
+            name_factor: 1.0,
+            phrase_weight: Some(0.5),
+        };
+        let h = hybrid_scores(&s, &[(1.0, &v)], &w).unwrap();
+        let want = [0.25, 0.25, 0.25, 0.05];
+        for (g, w) in h.scores.iter().zip(want) {
+            assert!((g - w).abs() < 1e-9, "{:?}", h.scores);
+        }
+        // No seed: BM25's share alone; no BM25 match: the graph's alone.
+        let h = hybrid_scores(&s, &[], &w).unwrap();
+        assert_eq!((h.graph_weight, h.scores[0]), (0.0, 0.5));
+        let none = [0.0; 4];
+        let s0 = PassageSignals { bm25: &none, ..s };
+        assert_eq!(
+            hybrid_scores(&s0, &[(1.0, &v)], &w).unwrap().graph_weight,
+            1.0
+        );
+        assert!(hybrid_scores(&s0, &[], &w).is_none());
+    }
+
+    #[test]
+    fn page_rrf_sums_page_ranks_onto_the_best_fused_passage() {
+        // Passages 0 and 1 share page 0. A ranks pages 0, 1, 2; B ranks pages 0, 2.
+        let a = [3.0, 0.0, 2.0, 1.0];
+        let b = [0.0, 5.0, 0.0, 4.0];
+        let out = page_rrf(&[(&a, 1.0), (&b, 1.0)], &[0, 0, 1, 2], 1.0, 10);
+        // Page 0: 1/2 + 1/2 on passage 0 (tied with passage 1 at 1/2: lower id);
+        // page 1: 1/3; page 2: 1/4 + 1/3.
+        let want = [1.0, 0.0, 1.0 / 3.0, 7.0 / 12.0];
+        for (o, w) in out.iter().zip(want) {
+            assert!((o - w).abs() < 1e-12, "{out:?}");
+        }
+        // Depth 1: only each signal's first page counts; B's heavier weight makes its passage
+        // the one that carries page 0.
+        let out = page_rrf(&[(&a, 1.0), (&b, 2.0)], &[0, 0, 1, 2], 1.0, 1);
+        assert_eq!(out, [0.0, 1.5, 0.0, 0.0]);
+    }
+}

@@ -1,0 +1,17 @@
+//! Text analysis, the same on the index side and the query side: the terms of a text in its
+//! language ([`terms`]), the normalised form of a phrase ([`normalize_phrase`]), what marks a
+//! name ([`is_capitalised`], [`name_end`]), and which words count as near one another for a
+//! search box ([`is_neighbour`], [`MIN_PREFIX_CHARS`]).
+
+mod analysis;
+mod fuzzy;
+mod names;
+mod normalize;
+
+pub use analysis::{Language, is_cjk, phrase_stem_key, terms};
+pub use fuzzy::{MAX_EXPANSIONS, MIN_ENTRY_CHARS, MIN_FUZZY_CHARS, MIN_PREFIX_CHARS, is_neighbour};
+pub use names::{
+    NameStyle, is_article, is_capitalised, is_name_connector, is_short_number, literal_spans,
+    name_end, name_share,
+};
+pub use normalize::{normalize_phrase, tokens};

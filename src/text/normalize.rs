@@ -1,0 +1,126 @@
+//! Phrase normalisation: the key under which entity strings become graph nodes.
+//!
+//! HippoRAG 1 (`processing_phrases` in the reference code) lowercases and replaces every character
+//! outside `[A-Za-z0-9 ]` with a space. That deletes every non-Latin name: "東京", "Москва" and
+//! "Αθήνα" all become the empty string, and "Südhof" becomes "s dhof". We keep the idea (case and
+//! punctuation do not make a different entity) but make it Unicode-aware:
+//!
+//! 1. NFKD decomposition, then combining marks that follow a Latin letter are dropped, so
+//!    "Südhof" → "sudhof" and "Café" → "cafe" (accent folding, as search engines do for Latin
+//!    scripts). Marks on other scripts (Devanagari vowel signs, Hebrew points, …) are kept: they
+//!    are letters there, not decoration.
+//! 2. Unicode lowercase (`char::to_lowercase`).
+//! 3. Every character that is not alphanumeric in Unicode (`char::is_alphanumeric`, which covers
+//!    CJK, Cyrillic, Greek, Arabic, …) or a kept combining mark becomes a separator.
+//! 4. Runs of separators collapse to one space; leading and trailing space is trimmed.
+//!
+//! The same function normalises indexed phrases and query entities, so the exact-match query
+//! extractor ([`crate::graph`]) and the phrase table agree.
+//!
+//! NFKD comes from the `unicode-normalization` crate natively and from the browser's own
+//! `String.prototype.normalize("NFKD")` (ICU) in wasm: the crate's decomposition tables are 64 KB
+//! of the gzipped module, which every page would download for a few dozen short strings per
+//! query. Decompositions of assigned characters are frozen by Unicode's normalization stability
+//! policy, so both give the same result; `tests/wasm.rs` checks them on Latin, Greek, Cyrillic,
+//! Devanagari, CJK, ligature and full-width strings.
+
+use unicode_normalization::char::is_combining_mark;
+
+/// NFKD (compatibility decomposition) of `s`.
+#[cfg(not(target_arch = "wasm32"))]
+fn nfkd(s: &str) -> impl Iterator<Item = char> + '_ {
+    use unicode_normalization::UnicodeNormalization;
+    s.nfkd()
+}
+
+/// NFKD (compatibility decomposition) of `s`, by the JS engine (ICU).
+#[cfg(target_arch = "wasm32")]
+fn nfkd(s: &str) -> impl Iterator<Item = char> {
+    let decomposed: String = js_sys::JsString::from(s).normalize("NFKD").into();
+    decomposed.chars().collect::<Vec<_>>().into_iter()
+}
+
+/// True for characters whose combining marks are folded away (Latin, incl. Extended A/B, IPA
+/// and Latin Extended Additional).
+fn is_latin_base(c: char) -> bool {
+    let u = c as u32;
+    c.is_ascii_alphabetic() || (0x00C0..=0x024F).contains(&u) || (0x1E00..=0x1EFF).contains(&u)
+}
+
+/// Normalises a phrase (entity string, triple subject or object, query entity) to its node key.
+///
+/// Returns the empty string when the input holds no letter or digit at all; callers treat an
+/// empty key as "no phrase" and count it as malformed.
+///
+/// ```
+/// use hipporag_wasm::text::normalize_phrase;
+/// assert_eq!(normalize_phrase("  Thomas C. Südhof "), "thomas c sudhof");
+/// assert_eq!(normalize_phrase("Москва"), "москва");
+/// assert_eq!(normalize_phrase("東京都"), "東京都");
+/// assert_eq!(normalize_phrase("--"), "");
+/// ```
+pub fn normalize_phrase(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut last_base_latin = false;
+    let mut pending_space = false;
+    for c in nfkd(s) {
+        if is_combining_mark(c) {
+            if last_base_latin {
+                continue;
+            }
+            if !out.is_empty() && !pending_space {
+                out.push(c);
+            }
+            continue;
+        }
+        last_base_latin = is_latin_base(c);
+        if c.is_alphanumeric() {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.extend(c.to_lowercase());
+        } else {
+            pending_space = true;
+        }
+    }
+    out
+}
+
+/// Splits normalised text into its space-separated tokens.
+pub fn tokens(normalized: &str) -> impl Iterator<Item = &str> {
+    normalized.split(' ').filter(|t| !t.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unicode_normalization::UnicodeNormalization;
+
+    #[test]
+    fn latin_folding_and_case() {
+        assert_eq!(normalize_phrase("Café  au-Lait!"), "cafe au lait");
+        assert_eq!(normalize_phrase("ÆON Ñandú"), "æon nandu");
+        assert_eq!(
+            normalize_phrase("2,384 at the 2010 census"),
+            "2 384 at the 2010 census"
+        );
+    }
+
+    #[test]
+    fn non_latin_scripts_survive() {
+        // Greek keeps its accents (marks after a non-Latin base are letters of the word).
+        assert_eq!(normalize_phrase("Αθήνα").nfc().collect::<String>(), "αθήνα");
+        // Hindi keeps its vowel signs (combining marks after a non-Latin base).
+        let hindi = normalize_phrase("हिन्दी");
+        assert!(!hindi.is_empty());
+        assert_eq!(hindi.nfc().collect::<String>(), "हिन्दी");
+        assert_eq!(normalize_phrase("Москва, Россия"), "москва россия");
+    }
+
+    #[test]
+    fn nothing_alphanumeric_is_empty() {
+        assert_eq!(normalize_phrase(""), "");
+        assert_eq!(normalize_phrase(" -- ... "), "");
+    }
+}
