@@ -155,11 +155,11 @@ build_wasm() {
   # The index in pieces' small search module (search/, the core without the retriever's API),
   # built for size: std's size-optimised code paths too (its sorts among them; every sort on
   # the search path compares by a total order, so the rankings are the same).
-  wasm_std_build hipporag-search wasm-search optimize_for_size
-  wasm_bindgen_web wasm-search hipporag_search pkg
+  wasm_std_build hipporag-pieces-wasm wasm-pieces optimize_for_size
+  wasm_bindgen_web wasm-pieces hipporag_pieces_wasm pkg
   # --converge: -Oz again until the module stops shrinking, 1 KB of every site's first search
   # (docs/benchmarks.md, 2026-11-27 session 3).
-  wasm_opt pkg/hipporag_search_bg.wasm -Oz --converge
+  wasm_opt pkg/hipporag_pieces_wasm_bg.wasm -Oz --converge
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
   wasm_std_build hipporag-indexer-wasm release ""
   wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer
@@ -190,13 +190,13 @@ build_wasm() {
   "type": "module",
   "main": "hipporag.js",
   "types": "hipporag.d.ts",
-  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_search.js", "hipporag_search.d.ts", "hipporag_search_bg.wasm", "hipporag_search_bg.wasm.d.ts", "indexer/", "indexer-zh/", "minilm/"],
+  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_pieces_wasm.js", "hipporag_pieces_wasm.d.ts", "hipporag_pieces_wasm_bg.wasm", "hipporag_pieces_wasm_bg.wasm.d.ts", "indexer/", "indexer-zh/", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
 JSON
   echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
-  echo "pkg/hipporag_search_bg.wasm: $(wc -c < pkg/hipporag_search_bg.wasm) bytes ($(gzip -9c pkg/hipporag_search_bg.wasm | wc -c) gzipped)"
+  echo "pkg/hipporag_pieces_wasm_bg.wasm: $(wc -c < pkg/hipporag_pieces_wasm_bg.wasm) bytes ($(gzip -9c pkg/hipporag_pieces_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/indexer/: $(wc -c < pkg/indexer/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/indexer-zh/: $(wc -c < pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/minilm/: $(wc -c < pkg/minilm/hipporag_minilm_bg.wasm) bytes of wasm ($(gzip -9c pkg/minilm/hipporag_minilm_bg.wasm | wc -c) gzipped)"
@@ -206,10 +206,10 @@ JSON
 # node_modules): the generated wasm-bindgen glue in place, and www/site/'s JS and CSS into
 # pkg/site/ (its TypeScript declarations copied), which cli/build.rs embeds in place of
 # www/site/. A docs site's first search fetches hipporag-site.js, hipporag-pieces.js and
-# hipporag_search.js: 9.9 KB gzipped as written, 5.1 KB minified.
+# hipporag_pieces_wasm.js: 9.9 KB gzipped as written, 5.1 KB minified.
 site_assets() {
   local esbuild=node_modules/.bin/esbuild
-  for f in pkg/hipporag_search.js pkg/hipporag_wasm.js; do
+  for f in pkg/hipporag_pieces_wasm.js pkg/hipporag_wasm.js; do
     "$esbuild" --minify --format=esm --log-level=warning --allow-overwrite --outfile="$f" "$f"
   done
   rm -rf pkg/site && mkdir -p pkg/site
@@ -272,7 +272,7 @@ pydocs() {
   [ -d "$docs" ] || { echo "error: $docs is missing (Debian: apt-get install python3.11-doc)" >&2; exit 1; }
   rm -rf "$OUT/pydocs" && mkdir -p "$OUT" && cp -rL "$docs" "$OUT/pydocs"
   ./target/release/hipporag site "$OUT/pydocs" --exclude 'genindex*.html' --exclude contents.html --exclude py-modindex.html
-  sed -i 's#</body>#<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>#' "$OUT/pydocs/index.html"
+  sed -i 's#</body>#<div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>#' "$OUT/pydocs/index.html"
 }
 
 serve() {
@@ -372,7 +372,7 @@ run_tests() {
   # Tests build the release profile without fat LTO and with 16 codegen units: each of the ~25
   # test binaries otherwise pays about a minute of single-threaded LTO link, and CI has 2 cores
   # and 60 minutes. Results do not change (no fast-math; the JS tests compare wasm and native
-  # index bytes). The wasm modules the site serves keep LTO (wasm-release, wasm-search).
+  # index bytes). The wasm modules the site serves keep LTO (wasm-release, wasm-pieces).
   export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
   export CARGO_PROFILE_WASM_RELEASE_LTO=true CARGO_PROFILE_WASM_RELEASE_CODEGEN_UNITS=1
   test_deps
@@ -386,7 +386,7 @@ run_tests() {
   cargo clippy --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
-  cargo clippy -p hipporag-search --lib --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p hipporag-pieces-wasm --lib --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown -- -D warnings
   wasm_cc
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \

@@ -4,7 +4,7 @@
 // loaded. Prints a SHA-256 over every top 10 (two module builds rank alike when it is the same)
 // and the median and 90th percentile of `search()` in ms. To compare module builds, build the
 // site with each (`./build.sh build`, then `hipporag site`), or copy a build's
-// hipporag_search.js and hipporag_search_bg.wasm into SITE/_hipporag.
+// hipporag_pieces_wasm.js and hipporag_pieces_wasm_bg.wasm into SITE/_hipporag.
 //
 //   node bench/pieces_node.mjs SITE QUESTIONS [--split test] [--limit N] [--repeats 5] [--mode hybrid]
 //
@@ -44,7 +44,7 @@ if (!entry.pieces) {
   process.exit(2);
 }
 const { openPieces } = await import(new URL("hipporag-pieces.js", dir).href);
-const pieces = await openPieces(new URL(entry.pieces, dir), new URL("hipporag_search_bg.wasm", dir));
+const pieces = await openPieces(new URL(entry.pieces, dir), new URL("hipporag_pieces_wasm_bg.wasm", dir));
 
 const questions = JSON.parse(readFileSync(questionsFile, "utf8"))
   .filter((q) => values.split === "all" || q.split === values.split)

@@ -36,7 +36,7 @@
 //! * [`search`] — the options of a search, the hybrid ranking, the single-file [`Retriever`]
 //!   and, on wasm32 with the default `bindings` feature, its wasm API.
 //! * [`pieces`] — the index in pieces that a static site serves, and [`Pieces`], its query side
-//!   (the `hipporag-search` crate is its small wasm module).
+//!   (the `hipporag-pieces-wasm` crate is its small wasm module).
 //!
 //! ## Example
 //!

@@ -16,7 +16,7 @@ use hipporag_indexer::openie::import_openie;
 use hipporag_indexer::split::{PieceDir, SplitOptions, split_index};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::pieces::{PieceKind, parse_meta_name};
+use hipporag_wasm::pieces::{PieceId, PieceKind, parse_meta_name};
 use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
 const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
@@ -75,6 +75,11 @@ fn write(dir: &std::path::Path, data: &IndexData) -> String {
     files.meta.name
 }
 
+/// Piece `number` of `kind`.
+fn id(kind: PieceKind, number: usize) -> PieceId {
+    PieceId { kind, number }
+}
+
 #[test]
 fn pieces_rank_every_musique_question_as_the_single_file_does() {
     let data_ = musique();
@@ -107,7 +112,11 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert_eq!(questions.len(), 100);
     let (mut compared, mut term_pieces, mut walked) = (0, 0, 0);
     for q in &questions {
-        term_pieces += split.missing_term_pieces(&q.question).len();
+        term_pieces += split
+            .missing(&q.question)
+            .iter()
+            .filter(|p| p.kind == PieceKind::Term)
+            .count();
         for mode in [Mode::Hybrid, Mode::Bm25] {
             let opts = RetrieveOptions {
                 mode,
@@ -139,7 +148,7 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert!(walked > 60, "{walked} of 100 questions used their seeds");
     // Pieces stay loaded: later questions fetch fewer.
     assert!(term_pieces > 100, "{term_pieces}");
-    assert!(split.missing_term_pieces(&questions[0].question).is_empty());
+    assert!(split.missing(&questions[0].question).is_empty());
 }
 
 #[test]
@@ -212,7 +221,7 @@ fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
     for (j, p) in data_.passages.iter().enumerate() {
         let f = split.fragment_of(j).unwrap();
         let piece = dir
-            .read(&split.piece_name(PieceKind::Fragment, f).unwrap())
+            .read(&split.name(id(PieceKind::Fragment, f)).unwrap())
             .unwrap();
         let json: serde_json::Value = serde_json::from_slice(&piece).unwrap();
         let rec = json["passages"]
@@ -244,8 +253,12 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
     let dir = PieceDir::new(tmp.path());
     let question = "Who founded the company that makes the Xbox?";
     let mut split = dir.open(&meta).unwrap();
-    let i = split.missing_term_pieces(question)[0];
-    let name = split.piece_name(PieceKind::Term, i).unwrap();
+    let term = *split
+        .missing(question)
+        .iter()
+        .find(|p| p.kind == PieceKind::Term)
+        .unwrap();
+    let name = split.name(term).unwrap();
     let path = tmp.path().join(&name);
     let good = std::fs::read(&path).unwrap();
 
@@ -336,16 +349,22 @@ fn damaged_piece_bytes_are_errors_never_panics() {
             0 => hipporag_wasm::pieces::Pieces::from_meta(&damage(meta.clone())).map(|s| split = s),
             1 => {
                 let i = round % terms;
-                split.add_term_piece(i, &damage(gunzip(&files.pieces[i].bytes)))
+                split.add(
+                    id(PieceKind::Term, i),
+                    &damage(gunzip(&files.pieces[i].bytes)),
+                )
             }
             2 => {
                 let c = round % clusters;
-                split.add_cluster_piece(c, &damage(gunzip(&files.pieces[terms + c].bytes)))
+                split.add(
+                    id(PieceKind::Cluster, c),
+                    &damage(gunzip(&files.pieces[terms + c].bytes)),
+                )
             }
             _ => {
                 let i = round % phrases;
                 let stored = &files.pieces[terms + clusters + i].bytes;
-                split.add_phrase_piece(i, &damage(gunzip(stored)))
+                split.add(id(PieceKind::Phrase, i), &damage(gunzip(stored)))
             }
         };
         match result {
@@ -356,8 +375,7 @@ fn damaged_piece_bytes_are_errors_never_panics() {
             // Accepted damage (a changed count or id that still fits) must still search.
             Ok(()) => {
                 accepted += 1;
-                let _ = split.missing_cluster_pieces(question);
-                let _ = split.missing_phrase_pieces(question);
+                let _ = split.missing(question);
                 let _ = split.search(question, &hybrid10());
             }
         }
@@ -404,17 +422,17 @@ fn a_term_piece_with_broken_postings_is_refused() {
         }
         let mut split = good.clone();
         let e = split
-            .add_term_piece(i, &encode_piece(tag::TERM, &p))
+            .add(id(PieceKind::Term, i), &encode_piece(tag::TERM, &p))
             .unwrap_err();
         assert_eq!(e.kind(), "format.invalid", "{e}");
         let shown = e.to_string();
         assert!(shown.contains(want), "{shown}");
-        let name = good.piece_name(PieceKind::Term, i).unwrap();
+        let name = good.name(id(PieceKind::Term, i)).unwrap();
         assert!(shown.contains(&name), "{shown}");
     }
     // Unbroken, the same bytes are accepted.
     good.clone()
-        .add_term_piece(i, &encode_piece(tag::TERM, &stored))
+        .add(id(PieceKind::Term, i), &encode_piece(tag::TERM, &stored))
         .unwrap();
 }
 

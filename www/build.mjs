@@ -1,5 +1,5 @@
 // Assembles the static site: bundles the page and its Web Worker with esbuild (d3-force, pkg/
-// and the two modules the demo shares with a site's /_hipporag/ UI: www/site/hipporag-dom.js,
+// and the two modules the demo shares with a site's /_hipporag/ UI: www/site/hipporag-helpers.js,
 // h(), and www/site/hipporag-encoders.js, the encoder registry), copies the wasm module and
 // every index that exists, and writes corpora.json, the manifest the page builds its corpus
 // list from.

@@ -1,8 +1,7 @@
 //! What a site's index in pieces makes a page fetch for its first search, by piece kind: for
-//! each question, a fresh page loads the meta piece, the term pieces of its keys (in up to
-//! `TERM_PIECE_ROUNDS` rounds, as the page does: a misspelt word is known once its own piece is
-//! loaded, and its neighbours once its deletes keys' pieces are), its phrase
-//! pieces and the IVF cluster pieces it probes, ranks (the site's default `hybrid`), and loads
+//! each question, a fresh page loads the meta piece, then what `Pieces::missing` lists until
+//! nothing is missing (`Pieces::load`, the page's loop: the term pieces of its keys, its phrase
+//! pieces, then the IVF cluster pieces it probes), ranks (the site's default `hybrid`), and loads
 //! the fragment pieces of its top 10 passages. Printed: the median and maximum gzipped KB of
 //! each kind and of their total over the questions (the search module and the JS are not
 //! counted: `bench/docs.mjs` measures those in the browser), and the native time of each
@@ -22,7 +21,6 @@ use std::path::Path;
 use std::time::Instant;
 
 use hipporag_indexer::split::PieceDir;
-use hipporag_wasm::pieces::PieceKind;
 use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 const KINDS: [&str; 5] = ["meta", "term", "phrase", "cluster", "fragment"];
@@ -68,44 +66,26 @@ fn main() {
         let mut kb = [0usize; 5];
         kb[0] = size(&meta);
         let mut index = pieces.open(&meta).expect("the meta piece");
-        for _ in 0..hipporag_wasm::pieces::TERM_PIECE_ROUNDS {
-            for i in index.missing_term_pieces(question) {
-                let h = index.piece_name(PieceKind::Term, i).expect("a term piece");
-                kb[1] += size(&h);
-                index
-                    .add_term_piece(i, &pieces.read(&h).expect("read"))
-                    .expect("decode");
-            }
-        }
-        for i in index.missing_phrase_pieces(question) {
-            let h = index
-                .piece_name(PieceKind::Phrase, i)
-                .expect("a phrase piece");
-            kb[2] += size(&h);
-            index
-                .add_phrase_piece(i, &pieces.read(&h).expect("read"))
-                .expect("decode");
-        }
-        for c in index
-            .missing_cluster_pieces(question)
-            .expect("terms loaded")
-        {
-            let h = index
-                .piece_name(PieceKind::Cluster, c)
-                .expect("a cluster piece");
-            kb[3] += size(&h);
-            index
-                .add_cluster_piece(c, &pieces.read(&h).expect("read"))
-                .expect("decode");
-        }
+        index
+            .load(question, &mut |name: &str| {
+                // The kind from the name's letter: `{build}-t12.bin`.
+                let kind = match name.split('-').nth(1).and_then(|r| r.chars().next()) {
+                    Some('t') => 1,
+                    Some('p') => 2,
+                    _ => 3,
+                };
+                kb[kind] += size(name);
+                pieces.read(name)
+            })
+            .expect("pieces");
         let started = Instant::now();
         let ranked = index.search(question, &opts).expect("search");
         search_us.push(started.elapsed().as_micros() as usize);
         let mut seen = HashSet::new();
         for &(j, _) in ranked.iter().take(10) {
-            let f = index.fragment_of(j).expect("a passage");
-            if seen.insert(f) {
-                kb[4] += size(&index.piece_name(PieceKind::Fragment, f).expect("a piece"));
+            let name = index.fragment_name(j).expect("a passage");
+            if seen.insert(name.clone()) {
+                kb[4] += size(&name);
             }
         }
         rows.push(kb);
@@ -124,7 +104,7 @@ fn main() {
             for (j, _) in index.search(question, &deep).expect("search") {
                 let f = index.fragment_of(j).expect("a passage");
                 let by_id = urls.entry(f).or_insert_with(|| {
-                    let name = index.piece_name(PieceKind::Fragment, f).expect("a piece");
+                    let name = index.fragment_name(j).expect("a piece");
                     let v: serde_json::Value =
                         serde_json::from_slice(&pieces.read(&name).expect("read")).expect("JSON");
                     v["passages"]

@@ -137,8 +137,8 @@ fn main() {
         .map(|(dev, q)| {
             let p = r.prepare_query(&q.question, None, &enc).expect("query");
             let input = p.input();
-            let bm25 = r.bm25_scores(&input).expect("bm25");
-            let statics = r.static_scores(&input);
+            let bm25 = hipporag_wasm::search::bm25_scores(&r, &q.question).expect("bm25");
+            let statics = hipporag_wasm::search::static_scores(&r, &q.question);
             let signals = PassageSignals {
                 bm25: &bm25,
                 statics: statics.as_deref(),

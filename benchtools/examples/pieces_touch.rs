@@ -18,7 +18,7 @@ use std::io::Read;
 
 use hipporag_indexer::split::{SplitOptions, split_index};
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::pieces::{PieceKind, Pieces};
+use hipporag_wasm::pieces::{PieceId, PieceKind, Pieces};
 use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 fn gunzip(b: &[u8]) -> Vec<u8> {
@@ -177,26 +177,17 @@ fn ask(
         }
         stored
     };
-    for _ in 0..hipporag_wasm::pieces::TERM_PIECE_ROUNDS {
-        for i in split.missing_term_pieces(question) {
-            let stored = fetch(split.piece_name(PieceKind::Term, i).expect("piece"), 0);
-            split
-                .add_term_piece(i, &gunzip(stored))
-                .expect("term piece");
-        }
-    }
-    for i in split.missing_phrase_pieces(question) {
-        let stored = fetch(split.piece_name(PieceKind::Phrase, i).expect("piece"), 3);
-        split
-            .add_phrase_piece(i, &gunzip(stored))
-            .expect("phrase piece");
-    }
-    for c in split.missing_cluster_pieces(question).expect("terms") {
-        let stored = fetch(split.piece_name(PieceKind::Cluster, c).expect("piece"), 1);
-        split
-            .add_cluster_piece(c, &gunzip(stored))
-            .expect("cluster piece");
-    }
+    split
+        .load(question, &mut |name: &str| {
+            // The kind from the name's letter: `{build}-t12.bin`.
+            let kind = match name.split('-').nth(1).and_then(|r| r.chars().next()) {
+                Some('t') => 0,
+                Some('c') => 1,
+                _ => 3,
+            };
+            Ok::<_, hipporag_wasm::Error>(gunzip(fetch(name.to_string(), kind)))
+        })
+        .expect("pieces");
     let ranked = split
         .search(
             question,
@@ -212,12 +203,12 @@ fn ask(
         let page = split.meta().pages[j];
         if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
             pages.push(page);
-            fetch(
-                split
-                    .piece_name(PieceKind::Fragment, split.fragment_of(j).expect("fragment"))
-                    .expect("piece"),
-                2,
-            );
+            let number = split.fragment_of(j).expect("fragment");
+            let piece = PieceId {
+                kind: PieceKind::Fragment,
+                number,
+            };
+            fetch(split.name(piece).expect("piece"), 2);
         }
     }
     kinds

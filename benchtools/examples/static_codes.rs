@@ -14,8 +14,8 @@
 //!
 //! `cargo run --release -p hipporag-benchtools --example static_codes -- INDEX QUESTIONS SPLIT`
 
+use hipporag_wasm::search::Retriever;
 use hipporag_wasm::search::page_rrf;
-use hipporag_wasm::search::{QueryInput, Retriever};
 use hipporag_wasm::search::{RRF_DEPTH, RRF_K};
 
 fn bits(v: &[f32]) -> Vec<f32> {
@@ -126,17 +126,13 @@ fn main() {
         .collect();
     let mut rows: Vec<Row> = names.iter().map(|_| Row::default()).collect();
     for q in &qs {
-        let input = QueryInput {
-            question: Some(&q.question),
-            ..Default::default()
-        };
-        let lexical = r.bm25_scores(&input).expect("bm25");
+        let lexical = hipporag_wasm::search::bm25_scores(&r, &q.question).expect("bm25");
         let Some(qv) = st.embed(&q.question, &[]) else {
             continue;
         };
         let mut variants: Vec<(Vec<f64>, f64)> = Vec::new();
         variants.push((
-            r.static_scores(&input).unwrap_or_default(),
+            hipporag_wasm::search::static_scores(&r, &q.question).unwrap_or_default(),
             (np * dim) as f64,
         ));
         variants.push((

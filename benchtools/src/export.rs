@@ -166,12 +166,9 @@ pub fn export(
     for (qi, q) in questions.iter().enumerate() {
         let query = retriever.prepare_query(&q.question, None, encoder)?;
         let input = query.input();
-        let problem = match retriever.ppr_problem(&input, opts)? {
-            Ok(p) => p,
-            Err(_) => {
-                fallbacks += 1;
-                continue;
-            }
+        let Some(problem) = retriever.ppr_problem(&input, opts)? else {
+            fallbacks += 1;
+            continue;
         };
         let t = Instant::now();
         let res = retriever.retrieve(&input, opts)?;

@@ -23,7 +23,7 @@ pub(crate) struct SiteArgs {
     #[arg(long)]
     pub(crate) pkg: Option<PathBuf>,
     /// The directory of the JS API and default UI to copy (hipporag-site.js and .d.ts,
-    /// hipporag-ui.js and .css, hipporag-dom.js, hipporag-encoders.js) [default: the files
+    /// hipporag-ui.js and .css, hipporag-helpers.js, hipporag-encoders.js) [default: the files
     /// embedded in this binary, else this source tree's www/site/].
     #[arg(long)]
     pub(crate) ui: Option<PathBuf>,
@@ -279,7 +279,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         );
     }
     println!(
-        "Add to your pages:\n  <div id=\"hipporag-search\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
+        "Add to your pages:\n  <div id=\"hipporag-pieces-wasm\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
         hipporag_indexer::site::OUTPUT_DIR
     );
     Ok(())

@@ -6,9 +6,14 @@ use hipporag_wasm::text::Language;
 use hipporag_wasm::lexical::Bm25Params;
 use hipporag_wasm::search::{Mode, RetrieveOptions};
 use hipporag_wasm::pieces::{
-    ClusterRef, FragmentRange, PhraseRange, Pieces, MetaPiece, StaticMeta, TermRange,
-    encode_piece, tag,
+    ClusterRef, FragmentRange, MetaPiece, PhraseRange, PieceId, PieceKind, Pieces, StaticMeta,
+    TermRange, encode_piece, tag,
 };
+
+/// Piece `number` of `kind`.
+fn id(kind: PieceKind, number: usize) -> PieceId {
+    PieceId { kind, number }
+}
 
 fn meta() -> Pieces {
     let m = MetaPiece {
@@ -66,16 +71,15 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut s = meta();
     let q = "list sort zebra";
     let ok = match which % 6 {
-        0 => s.add_term_piece(0, bytes),
-        1 => s.add_term_piece(1, bytes),
-        2 => s.add_cluster_piece(0, bytes),
-        3 => s.add_cluster_piece(1, bytes),
-        4 => s.add_phrase_piece(0, bytes),
-        _ => s.add_phrase_piece(1, bytes),
+        0 => s.add(id(PieceKind::Term, 0), bytes),
+        1 => s.add(id(PieceKind::Term, 1), bytes),
+        2 => s.add(id(PieceKind::Cluster, 0), bytes),
+        3 => s.add(id(PieceKind::Cluster, 1), bytes),
+        4 => s.add(id(PieceKind::Phrase, 0), bytes),
+        _ => s.add(id(PieceKind::Phrase, 1), bytes),
     };
     if ok.is_ok() {
-        let _ = s.missing_cluster_pieces(q);
-        let _ = s.missing_phrase_pieces(q);
+        let _ = s.missing(q);
         for mode in [Mode::Hybrid, Mode::Bm25] {
             let opts = RetrieveOptions {
                 mode,

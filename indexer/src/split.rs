@@ -725,37 +725,18 @@ impl PieceDir {
         Ok(Pieces::from_meta(&self.read(meta)?).map_err(|e| e.in_source(meta))?)
     }
 
-    /// Fetches what `question` needs into `index` (term and phrase pieces, then cluster
-    /// pieces) and ranks ([`Pieces::search`]).
+    /// Loads what `question` needs into `index` ([`Pieces::load`]) and ranks
+    /// ([`Pieces::search`]).
     ///
     /// # Errors
-    /// As [`PieceDir::read`], [`Pieces::add_term_piece`], [`Pieces::search`].
+    /// As [`PieceDir::read`], [`Pieces::add`], [`Pieces::search`].
     pub fn search(
         &self,
         index: &mut Pieces,
         question: &str,
         opts: &RetrieveOptions,
     ) -> Result<Vec<(usize, f64)>> {
-        for _ in 0..hipporag_wasm::pieces::TERM_PIECE_ROUNDS {
-            for i in index.missing_term_pieces(question) {
-                let name = index
-                    .piece_name(PieceKind::Term, i)
-                    .expect("a listed piece");
-                index.add_term_piece(i, &self.read(&name)?)?;
-            }
-        }
-        for i in index.missing_phrase_pieces(question) {
-            let name = index
-                .piece_name(PieceKind::Phrase, i)
-                .expect("a listed piece");
-            index.add_phrase_piece(i, &self.read(&name)?)?;
-        }
-        for c in index.missing_cluster_pieces(question)? {
-            let name = index
-                .piece_name(PieceKind::Cluster, c)
-                .expect("a listed piece");
-            index.add_cluster_piece(c, &self.read(&name)?)?;
-        }
+        index.load(question, &mut |name| self.read(name))?;
         Ok(index.search(question, opts)?)
     }
 }

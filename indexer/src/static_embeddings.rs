@@ -196,7 +196,8 @@ mod tests {
         assert_eq!(build(&ps, &enc, &stop, 3, &()).unwrap(), d);
         assert_eq!((d.centroids.len(), d.nprobe), (d.dim as usize / 8, 1));
         let s = StaticEmbeddings::from_data(d, ps.len()).unwrap();
-        let scores = s.scores("how do I open a file", &[]).unwrap();
+        let q = s.embed("how do I open a file", &[]).unwrap();
+        let scores = s.scores(&hipporag_wasm::embeddings::CodeScorer::new(&q));
         let best = (0..4)
             .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
             .unwrap();

@@ -445,21 +445,19 @@ impl StaticEmbeddings {
         query_vector(text, self, misspelt)
     }
 
-    /// The static score of every passage for `text` (`|P|` values in passage order): the
-    /// [`CodeScorer::score`] of each passage in the clusters [`probe`] picks for its vector, 0
-    /// for the others; `None` when `text` has no word of the vocabulary. `misspelt` as in
-    /// [`query_vector`].
-    pub fn scores(&self, text: &str, misspelt: &[String]) -> Option<Vec<f64>> {
-        let q = CodeScorer::new(&self.embed(text, misspelt)?);
+    /// The static score of every passage for the query vector `q` (`|P|` values in passage
+    /// order): the [`CodeScorer::score`] of each passage in the clusters [`probe`] picks for
+    /// it, 0 for the others.
+    pub fn scores(&self, q: &CodeScorer) -> Vec<f64> {
         let bytes = self.dim / 8;
         let mut s = vec![0.0; self.codes.len() / bytes];
-        for c in probe(&q, &self.centroids, self.nprobe) {
+        for c in probe(q, &self.centroids, self.nprobe) {
             for &j in &self.members[c as usize] {
                 let j = j as usize;
                 s[j] = q.score(&self.codes[j * bytes..(j + 1) * bytes]);
             }
         }
-        Some(s)
+        s
     }
 }
 
@@ -513,17 +511,18 @@ mod tests {
     #[test]
     fn a_query_scores_the_passage_of_its_word_highest() {
         let s = StaticEmbeddings::from_data(data(), 2).unwrap();
-        let sort = s.scores("Sorting? no: SORT", &[]).unwrap();
+        let scores = |text: &str| Some(s.scores(&CodeScorer::new(&s.embed(text, &[])?)));
+        let sort = scores("Sorting? no: SORT").unwrap();
         assert!(
             (sort[1] - 3.0).abs() < 1e-6 && (sort[0] - 2.0).abs() < 1e-6,
             "{sort:?}"
         );
-        let list = s.scores("a list", &[]).unwrap();
+        let list = scores("a list").unwrap();
         assert!(
             (list[0] - 3.0).abs() < 1e-6 && (list[1] - 2.0).abs() < 1e-6,
             "{list:?}"
         );
-        assert!(s.scores("nothing known", &[]).is_none());
+        assert!(scores("nothing known").is_none());
     }
 
     #[test]
@@ -598,13 +597,16 @@ mod tests {
     fn only_probed_clusters_are_scored() {
         let mut d = data();
         d.nprobe = 1;
+        let scores = |s: &StaticEmbeddings, text: &str| {
+            s.scores(&CodeScorer::new(&s.embed(text, &[]).unwrap()))
+        };
         let s = StaticEmbeddings::from_data(d, 2).unwrap();
-        assert_eq!(s.scores("sort", &[]).unwrap()[0], 0.0);
-        assert_eq!(s.scores("list", &[]).unwrap()[1], 0.0);
+        assert_eq!(scores(&s, "sort")[0], 0.0);
+        assert_eq!(scores(&s, "list")[1], 0.0);
         let mut d = data();
         d.clusters[1] = NO_CLUSTER;
         let s = StaticEmbeddings::from_data(d, 2).unwrap();
-        assert_eq!(s.scores("sort", &[]).unwrap()[1], 0.0);
+        assert_eq!(scores(&s, "sort")[1], 0.0);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Core errors as JS `Error`s (wasm32 only), shared by the retriever's bindings (`wasm`) and
-//! the index-in-pieces module (`hipporag-search`).
+//! the index-in-pieces module (`hipporag-pieces-wasm`).
 
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;

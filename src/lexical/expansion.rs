@@ -66,6 +66,18 @@ pub trait TermDictionary {
         self.terms_with_prefix(term, &mut |t, _| any |= t != term);
         any
     }
+    /// Whether the dictionary is known to lack `term`: by default, whether it has no posting
+    /// list for it. A dictionary read in parts (the index in pieces) knows it only once the
+    /// part that would hold `term` is read.
+    fn lacks(&self, term: &str) -> bool {
+        !self.has_term(term)
+    }
+    /// Whether no term is known to begin with `term` (besides itself): by default, whether it
+    /// has no completion ([`TermDictionary::has_completion`]); known, for a dictionary read in
+    /// parts, once the parts of its key range are read.
+    fn lacks_completion(&self, term: &str) -> bool {
+        !self.has_completion(term)
+    }
     /// Calls `f(term, document frequency)` for every neighbour of the misspelt term `term`
     /// ([`crate::text::is_neighbour`]), in term order. By default, from the terms beginning
     /// with its first character.
@@ -104,14 +116,11 @@ struct Candidate {
 
 impl Candidate {
     /// Whether the word is matched to its neighbours ([`misspelt_words`]): long enough, and
-    /// its term not in the dictionary (`lacks`); the word being typed only when no term begins
-    /// with its term either (`uncompleted`).
-    fn is_misspelt(
-        &self,
-        lacks: &dyn Fn(&str) -> bool,
-        uncompleted: &dyn Fn(&str) -> bool,
-    ) -> bool {
-        self.fuzzy && lacks(&self.term) && (!self.typed || uncompleted(&self.term))
+    /// its term known to be missing from `dict` ([`TermDictionary::lacks`]); the word being
+    /// typed only when no term is known to begin with its term either
+    /// ([`TermDictionary::lacks_completion`]).
+    fn is_misspelt(&self, dict: &dyn TermDictionary) -> bool {
+        self.fuzzy && dict.lacks(&self.term) && (!self.typed || dict.lacks_completion(&self.term))
     }
 }
 
@@ -174,23 +183,21 @@ pub struct Misspelt {
 
 /// The words of `question`, in order, that [`query_terms`] matches to their neighbours: long
 /// alphabetic words outside literals ([`literal_spans`]), neither they nor their terms
-/// stopwords, whose term the dictionary lacks (`lacks(term)`; the index in pieces says so only
-/// once the term's piece is loaded). The word being typed is one of them only when no term
-/// begins with its term either (`uncompleted(term)`; the index in pieces says so once the
-/// pieces of the term's key range are loaded): a reader who typed "importlfb" has no
-/// completion to be offered, so the word is taken as written whole and misspelt, as it would
-/// be with a space after it. The static query vector stands them for their neighbours too
+/// stopwords (`stop`), whose term `dict` is known to lack ([`TermDictionary::lacks`]). The word
+/// being typed is one of them only when no term is known to begin with its term either
+/// ([`TermDictionary::lacks_completion`]): a reader who typed "importlfb" has no completion to
+/// be offered, so the word is taken as written whole and misspelt, as it would be with a space
+/// after it. The static query vector stands them for their neighbours too
 /// ([`crate::embeddings::query_vector`]).
 pub fn misspelt_words(
     question: &str,
     language: Language,
+    dict: &dyn TermDictionary,
     stop: &dyn Fn(&str) -> bool,
-    lacks: &dyn Fn(&str) -> bool,
-    uncompleted: &dyn Fn(&str) -> bool,
 ) -> Vec<Misspelt> {
     candidates(question, language, stop)
         .into_iter()
-        .filter(|c| c.is_misspelt(lacks, uncompleted))
+        .filter(|c| c.is_misspelt(dict))
         .map(|c| Misspelt {
             word: c.word,
             term: c.term,
@@ -244,7 +251,7 @@ pub fn query_terms(
     let mut exact = terms(question, language);
     let mut expanded = Vec::new();
     for c in candidates(question, language, stop) {
-        let misspelt = c.is_misspelt(&|t| !dict.has_term(t), &|t| !dict.has_completion(t));
+        let misspelt = c.is_misspelt(dict);
         if c.typed && !misspelt {
             let s = c.term.as_str();
             let len = s.chars().count() as f64;
@@ -487,17 +494,34 @@ mod tests {
         );
     }
 
+    /// A dictionary read in parts: what it is known to lack, and what no term is known to
+    /// begin with.
+    struct Partly {
+        lacks: fn(&str) -> bool,
+        uncompleted: fn(&str) -> bool,
+    }
+
+    impl TermDictionary for Partly {
+        fn has_term(&self, _: &str) -> bool {
+            false
+        }
+        fn terms_with_prefix(&self, _: &str, _: &mut dyn FnMut(&str, u32)) {}
+        fn lacks(&self, t: &str) -> bool {
+            (self.lacks)(t)
+        }
+        fn lacks_completion(&self, t: &str) -> bool {
+            (self.uncompleted)(t)
+        }
+    }
+
     #[test]
     fn misspelt_words_are_the_long_words_the_dictionary_lacks() {
         // The dictionary has "modul" and lacks "pickel"; "dic" is being typed.
-        let lacks = |t: &str| t != "modul";
-        let m = misspelt_words(
-            "Pickel module dic",
-            Language::English,
-            &no_stop,
-            &lacks,
-            &|_| false,
-        );
+        let dict = Partly {
+            lacks: |t| t != "modul",
+            uncompleted: |_| false,
+        };
+        let m = misspelt_words("Pickel module dic", Language::English, &dict, &no_stop);
         assert_eq!(
             m,
             [Misspelt {
@@ -506,28 +530,21 @@ mod tests {
             }]
         );
         // Unknown whether the dictionary has the word: none yet.
-        assert!(
-            misspelt_words(
-                "pickel module.",
-                Language::English,
-                &no_stop,
-                &|_| false,
-                &|_| false
-            )
-            .is_empty()
-        );
-        // The word being typed is misspelt only once no term is known to begin with it.
-        let typed = |uncompleted: &dyn Fn(&str) -> bool| {
-            misspelt_words(
-                "module pickel",
-                Language::English,
-                &no_stop,
-                &lacks,
-                uncompleted,
-            )
+        let unknown = Partly {
+            lacks: |_| false,
+            uncompleted: |_| false,
         };
-        assert!(typed(&|_| false).is_empty());
-        assert_eq!(typed(&|t| t == "pickel")[0].term, "pickel");
+        assert!(misspelt_words("pickel module.", Language::English, &unknown, &no_stop).is_empty());
+        // The word being typed is misspelt only once no term is known to begin with it.
+        let typed = |uncompleted: fn(&str) -> bool| {
+            let dict = Partly {
+                lacks: |t| t != "modul",
+                uncompleted,
+            };
+            misspelt_words("module pickel", Language::English, &dict, &no_stop)
+        };
+        assert!(typed(|_| false).is_empty());
+        assert_eq!(typed(|t| t == "pickel")[0].term, "pickel");
     }
 
     #[test]

@@ -481,7 +481,7 @@ pub fn parse_meta_name(name: &str) -> Option<PieceHash> {
 }
 
 /// The kinds of piece besides the meta piece, in the order the indexer writes them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PieceKind {
     /// [`TermPiece`], numbered as [`MetaPiece::terms`].
     Term,

@@ -3,6 +3,7 @@
 //! module docs lay the pieces out; [`Pieces`] is their query side.
 
 mod format;
+mod planner;
 mod reader;
 
 pub use format::{
@@ -11,4 +12,5 @@ pub use format::{
     TermPiece, TermRange, build_id, decode_piece, encode_piece, gaps, hex, meta_name,
     parse_meta_name, piece_hash, piece_name, tag,
 };
-pub use reader::{MAX_RANGE_PIECES, Pieces, TERM_PIECE_ROUNDS};
+pub use planner::PieceId;
+pub use reader::{MAX_RANGE_PIECES, Pieces};

@@ -1,33 +1,27 @@
-//! [`Pieces`]: a query over the index in pieces, in three steps so that a browser can fetch
-//! between them: the term and phrase pieces of the query's keys, then the cluster pieces its
-//! static vector probes, then the ranking.
+//! [`Pieces`]: the index in pieces on the query side: the meta piece checked, each piece
+//! checked as it is added, and the loaded pieces read as an [`IndexReader`].
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{
-    ClusterPiece, ClusterRef, MetaPiece, PhrasePiece, PieceKind, StoredTermPiece, TermPiece,
-    decode_piece, piece_name, tag,
+    ClusterPiece, ClusterRef, MetaPiece, PhrasePiece, StoredTermPiece, TermPiece, decode_piece, tag,
 };
-use crate::embeddings::{
-    CodeScorer, StaticVocabulary, probe, query_vector, static_words, typed_word,
-};
+use crate::embeddings::{CodeScorer, StaticVocabulary, probe};
 use crate::error::FormatProblem;
-use crate::graph::top_k;
-use crate::graph::{PPR_VECTOR_PASSAGES, PprVector};
 use crate::graph::{
-    PhraseLookup, PhraseNode, extract_query_entities, is_stopword_of, phrase_lookups,
+    PPR_VECTOR_PASSAGES, PhraseLookup, PhraseNode, PprVector, extract_query_entities, lookup_keys,
+    top_k,
 };
-use crate::graph::{entity_seeds, lookup_keys};
 use crate::index::MIN_INFLECTED_CHARS;
-use crate::lexical::{Bm25, IMPACT_LEVELS, ImpactPostings, check_postings};
 use crate::lexical::{
-    QueryTerms, TermDictionary, misspelt_words, query_terms, typed_term, word_neighbour_terms,
+    Bm25, IMPACT_LEVELS, ImpactPostings, QueryTerms, TermDictionary, check_postings, deletes_key,
+    query_keys,
 };
-use crate::lexical::{deletes_key, query_keys};
-use crate::search::{HybridWeights, PassageSignals, hybrid_scores, name_factor};
-use crate::search::{Mode, RetrieveOptions};
-use crate::text::is_neighbour;
-use crate::text::{Language, terms};
+use crate::search::{
+    HybridQuery, IndexReader, Mode, RetrieveOptions, bm25_scores, check_options, excerpt, hybrid,
+};
+use crate::text::{Language, is_neighbour};
 use crate::{Error, Result};
 
 fn invalid(field: &'static str, message: String) -> Error {
@@ -84,40 +78,30 @@ fn no_postings(meta: &MetaPiece) -> ImpactPostings {
     }
 }
 
-/// Rounds of [`Pieces::missing_term_pieces`] a query needs at most: the query's own keys,
-/// then a misspelt word's key ranges and deletes keys, then the neighbours listed there, then
-/// the BM25 terms of its static neighbours ([`crate::lexical::word_neighbour_terms`]).
-pub const TERM_PIECE_ROUNDS: usize = 4;
-
-/// The meta piece, checked, with the term and cluster pieces loaded so far.
-///
-/// The most term pieces one expanded word's key range fetches
-/// ([`Pieces::missing_term_pieces`]): a range past them is read only as far as they go, so
-/// its expansions may then differ from the single file's. 16: since term pieces hold 6 KB
-/// (piece format 6), the widest 3-letter range of a CoNaLa question on Python's docs spans 9
-/// pieces, and at 8 the pieces ranked 24 of 758 misspelt test rankings unlike the single file
-/// (`tests/e2e/site_docs.test.mjs` checks the half-typed and misspelt questions).
+/// The most term pieces one expanded word's key range fetches: a range past them is read only
+/// as far as they go, so its expansions may then differ from the single file's
+/// (docs/index-format.md, "Term pieces", has the measurements behind 16).
 pub const MAX_RANGE_PIECES: usize = 16;
 
-/// Usage (what the page's JS and the native tests both do): [`Pieces::from_meta`]; per
-/// query, fetch [`Pieces::missing_term_pieces`] and [`Pieces::add_term_piece`] each,
-/// then fetch [`Pieces::missing_cluster_pieces`] and [`Pieces::add_cluster_piece`]
-/// each, then [`Pieces::search`]. Pieces stay loaded for later queries.
+/// The index in pieces on the query side: the meta piece, checked, with the term, phrase and
+/// cluster pieces loaded so far. [`Pieces::from_meta`]; per question, fetch what
+/// [`Pieces::missing`] lists and [`Pieces::add`] each until nothing is missing (or let
+/// [`Pieces::load`] do it), then [`Pieces::search`]. Pieces stay loaded for later questions.
 #[derive(Debug, Clone)]
 pub struct Pieces {
-    meta: MetaPiece,
-    terms: BTreeMap<usize, TermPiece>,
+    pub(super) meta: MetaPiece,
+    pub(super) terms: BTreeMap<usize, TermPiece>,
     /// The cluster piece of each IVF cluster (an index into `meta.clusters`).
-    cluster_piece: Vec<u32>,
+    pub(super) cluster_piece: Vec<u32>,
     /// The loaded IVF clusters: cluster id → (passages ascending, their codes).
-    clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
+    pub(super) clusters: BTreeMap<usize, (Vec<u32>, Vec<u8>)>,
     /// The loaded phrase pieces.
-    phrases: BTreeMap<usize, Phrases>,
+    pub(super) phrases: BTreeMap<usize, Phrases>,
 }
 
 /// A phrase piece, decoded and checked.
 #[derive(Debug, Clone)]
-struct Phrases {
+pub(super) struct Phrases {
     first_id: u32,
     phrases: Vec<String>,
     stems: Vec<String>,
@@ -255,89 +239,16 @@ impl Pieces {
     }
 
     /// The term piece holding `key`.
-    fn term_piece_of(&self, key: &str) -> Option<usize> {
+    pub(super) fn term_piece_of(&self, key: &str) -> Option<usize> {
         self.meta
             .terms
             .partition_point(|t| t.first.as_str() <= key)
             .checked_sub(1)
     }
 
-    /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`static_words`],
-    /// stopwords aside — and those its expansion reads, that are not loaded yet, ascending:
-    ///
-    /// * the word being typed: the pieces of its key range ([`typed_term`], [`typed_word`]);
-    /// * a misspelt word ([`misspelt_words`]): the key ranges of its query keys, the pieces of
-    ///   its deletes-dictionary keys ([`crate::lexical`]), the pieces of the neighbours
-    ///   listed there, and those of its static neighbours' BM25 terms.
-    ///
-    /// A range is read [`MAX_RANGE_PIECES`] pieces at most. A misspelt word is known only once
-    /// its own term piece is loaded, and its listed neighbours once its deletes keys' pieces
-    /// are, so a page asks again after adding the pieces, until none is missing:
-    /// [`TERM_PIECE_ROUNDS`] calls, each followed by adding the pieces it lists, load them all.
-    pub fn missing_term_pieces(&self, question: &str) -> Vec<usize> {
-        let language = self.meta.language;
-        let mut keys = terms(question, language);
-        if self.meta.statics.is_some() {
-            keys.extend(static_words(question));
-        }
-        let mut out: Vec<usize> = keys
-            .iter()
-            .filter(|k| self.meta.stopwords.binary_search(k).is_err())
-            .filter_map(|k| self.term_piece_of(k))
-            .collect();
-        let stop = |t: &str| is_stopword_of(self, t);
-        // The word being typed: its BM25 term's range, and its static word's.
-        let typed = typed_term(question, language)
-            .into_iter()
-            .chain(self.meta.statics.as_ref().and(typed_word(question)));
-        for prefix in typed {
-            out.extend(self.range_pieces(&prefix));
-        }
-        // Whether the dictionary lacks `t`, once its term piece is loaded.
-        let lacks = |t: &str| {
-            self.term_piece_of(t)
-                .is_some_and(|i| self.terms.contains_key(&i) && !self.has_term(t))
-        };
-        // Whether no term begins with `t`, once the pieces of its key range are loaded.
-        let uncompleted = |t: &str| {
-            self.range_pieces(t)
-                .iter()
-                .all(|i| self.terms.contains_key(i))
-                && !self.has_completion(t)
-        };
-        for m in misspelt_words(question, language, &stop, &lacks, &uncompleted) {
-            // The BM25 terms of its static neighbours ([`word_neighbour_terms`]), once those
-            // neighbours' pieces are loaded.
-            if self.meta.statics.is_some() {
-                for t in word_neighbour_terms(&m.word, language, self) {
-                    out.extend(self.term_piece_of(&t));
-                }
-            }
-            let mut misspelt = vec![m.term];
-            if self.meta.statics.is_some() && m.word != misspelt[0] {
-                misspelt.push(m.word);
-            }
-            for t in &misspelt {
-                for key in query_keys(t) {
-                    out.extend(self.range_pieces(&key));
-                    out.extend(self.term_piece_of(&deletes_key(&key)));
-                    for u in self.deletes_entries(&key) {
-                        if is_neighbour(t, u) {
-                            out.extend(self.term_piece_of(u));
-                        }
-                    }
-                }
-            }
-        }
-        out.retain(|i| !self.terms.contains_key(i));
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
     /// The entries the loaded term pieces list under deletes-dictionary key `key`
     /// ([`crate::lexical`]; empty when its piece is not loaded).
-    fn deletes_entries(&self, key: &str) -> &[String] {
+    pub(super) fn deletes_entries(&self, key: &str) -> &[String] {
         self.term_piece_of(&deletes_key(key))
             .and_then(|i| self.terms.get(&i))
             .map_or(&[], |p| p.deletes_entries(key))
@@ -379,7 +290,7 @@ impl Pieces {
     }
 
     /// The term pieces holding the keys that begin with `prefix`, [`MAX_RANGE_PIECES`] at most.
-    fn range_pieces(&self, prefix: &str) -> Vec<usize> {
+    pub(super) fn range_pieces(&self, prefix: &str) -> Vec<usize> {
         let first = self.term_piece_of(prefix).unwrap_or(0);
         (first..self.meta.terms.len())
             .take_while(|&i| i == first || self.meta.terms[i].first.starts_with(prefix))
@@ -412,45 +323,24 @@ impl Pieces {
     }
 
     /// The phrase piece holding `key`.
-    fn phrase_piece_of(&self, key: &str) -> Option<usize> {
+    pub(super) fn phrase_piece_of(&self, key: &str) -> Option<usize> {
         self.meta
             .phrase_pieces
             .partition_point(|t| t.first.as_str() <= key)
             .checked_sub(1)
     }
 
-    /// The phrase pieces `question`'s candidate phrases fall in — every key the query-entity
-    /// extractor and the seed lookup may read ([`phrase_lookups`], [`lookup_keys`]) — that are
-    /// not loaded yet, ascending. They can be fetched with the term pieces.
-    pub fn missing_phrase_pieces(&self, question: &str) -> Vec<usize> {
-        if self.meta.phrase_pieces.is_empty() {
-            return Vec::new();
-        }
-        let stop = |t: &str| self.is_query_stopword(t);
-        let mut out: Vec<usize> = phrase_lookups(question, &stop)
-            .iter()
-            .flat_map(|k| lookup_keys(k, self.meta.language))
-            .filter_map(|k| self.phrase_piece_of(&k))
-            .filter(|i| !self.phrases.contains_key(i))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
     /// Decodes and checks phrase piece `i` (decompressed bytes) and keeps it.
     ///
     /// # Errors
-    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
-    /// when `i` is out of range, a key lies outside the piece's range or keys are unsorted,
+    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] when a key lies outside the
+    /// piece's range or keys are unsorted,
     /// a phrase id is out of range, the lists' lengths disagree, a vector holds more than
     /// [`PPR_VECTOR_PASSAGES`] passages, a passage id is out of range or not ascending, or a
     /// code or scale is not positive.
-    pub fn add_phrase_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
-        let name = self.phrase_piece_name(i)?;
+    pub(super) fn add_phrase_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
         let piece = decode_piece::<PhrasePiece>(tag::PHRASE, "phrase piece", bytes)
-            .and_then(|p| self.check_phrase_piece(i, p))
-            .map_err(|e| e.in_source(name))?;
+            .and_then(|p| self.check_phrase_piece(i, p))?;
         self.phrases.insert(i, piece);
         Ok(())
     }
@@ -583,16 +473,14 @@ impl Pieces {
     /// Decodes and checks term piece `i` (decompressed bytes) and keeps it.
     ///
     /// # Errors
-    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
-    /// when `i` is out of range, a key lies outside the piece's range, keys are unsorted,
+    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] when a key lies outside the
+    /// piece's range, keys are unsorted,
     /// posting bounds or sign rows do not fit, a passage id is out of range or not ascending,
     /// a frequency is 0 or a df is outside 1..=passages.
-    pub fn add_term_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
-        let name = self.term_piece_name(i)?;
+    pub(super) fn add_term_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
         let piece = decode_piece::<StoredTermPiece>(tag::TERM, "term piece", bytes)
             .and_then(|p| TermPiece::try_from(p).map_err(|m| invalid("term piece", m)))
-            .and_then(|p| self.check_term_piece(i, p))
-            .map_err(|e| e.in_source(name))?;
+            .and_then(|p| self.check_term_piece(i, p))?;
         self.terms.insert(i, piece);
         Ok(())
     }
@@ -643,296 +531,139 @@ impl Pieces {
         Ok(p)
     }
 
-    fn n(&self) -> usize {
+    pub(super) fn n(&self) -> usize {
         self.meta.passages as usize
-    }
-
-    /// The static query vector of `question` from the loaded term pieces, or `None` when the
-    /// index has no static embeddings or no word of `question` is in their vocabulary.
-    fn static_vector(&self, question: &str) -> Option<Vec<f32>> {
-        self.meta.statics.as_ref()?;
-        let stop = |t: &str| is_stopword_of(self, t);
-        let lacks = |t: &str| !self.has_term(t);
-        let uncompleted = |t: &str| !self.has_completion(t);
-        let misspelt: Vec<String> =
-            misspelt_words(question, self.meta.language, &stop, &lacks, &uncompleted)
-                .into_iter()
-                .map(|m| m.word)
-                .collect();
-        query_vector(question, self, &misspelt)
-    }
-
-    /// The cluster pieces (indices into [`MetaPiece::clusters`]) holding the IVF clusters
-    /// `question` probes that are not loaded yet, ascending and distinct (none without static
-    /// embeddings).
-    ///
-    /// # Errors
-    /// [`Error::InvalidRequest`] when a term piece of `question` is not loaded.
-    pub fn missing_cluster_pieces(&self, question: &str) -> Result<Vec<usize>> {
-        self.require_terms(question)?;
-        let (Some(s), Some(q)) = (&self.meta.statics, self.static_vector(question)) else {
-            return Ok(Vec::new());
-        };
-        let mut out: Vec<usize> = probe(&CodeScorer::new(&q), &s.centroids, s.nprobe as usize)
-            .into_iter()
-            .map(|c| c as usize)
-            .filter(|c| !self.clusters.contains_key(c))
-            .map(|c| self.cluster_piece[c] as usize)
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
     }
 
     /// Decodes and checks cluster piece `i` (decompressed bytes) and keeps its IVF clusters.
     ///
     /// # Errors
-    /// As [`super::decode_piece`], with the piece name as origin; [`FormatProblem::Invalid`]
-    /// when `i` is out of range, the piece does not hold one cluster per id of its
+    /// As [`super::decode_piece`]; [`FormatProblem::Invalid`] when the piece does not hold
+    /// one cluster per id of its
     /// [`super::ClusterRef`], a passage id is out of range or not ascending, or the codes do
     /// not fit.
-    pub fn add_cluster_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
-        let name = self.cluster_piece_name(i)?;
-        let n = self.n() as u64;
-        let held = &self.meta.clusters[i].clusters;
-        let code = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize / 8);
-        let check = |p: ClusterPiece| -> Result<Vec<(Vec<u32>, Vec<u8>)>> {
-            let total: u64 = p.counts.iter().map(|&c| u64::from(c)).sum();
-            if p.counts.len() != held.len()
-                || total != p.gaps.len() as u64
-                || p.codes.len() != p.gaps.len() * code
-            {
-                return Err(invalid(
-                    "cluster piece",
-                    format!(
-                        "{} clusters of {total} passages, {} passage ids and {} code bytes, where \
-                         the meta piece lists {} clusters and {code} bytes a code",
-                        p.counts.len(),
-                        p.gaps.len(),
-                        p.codes.len(),
-                        held.len()
-                    ),
-                ));
-            }
-            let mut out = Vec::with_capacity(held.len());
-            let mut k = 0;
-            for &count in &p.counts {
-                let mut ids = Vec::with_capacity(count as usize);
-                let mut prev = 0u64;
-                for _ in 0..count {
-                    let g = p.gaps[k];
-                    let j = prev + u64::from(g);
-                    if (!ids.is_empty() && g == 0) || j >= n {
-                        return Err(invalid(
-                            "cluster piece",
-                            format!("passage {k} is {j}, not ascending below {n}"),
-                        ));
-                    }
-                    ids.push(j as u32);
-                    prev = j;
-                    k += 1;
-                }
-                let codes = p.codes[(k - ids.len()) * code..k * code].to_vec();
-                out.push((ids, codes));
-            }
-            Ok(out)
-        };
+    pub(super) fn add_cluster_piece(&mut self, i: usize, bytes: &[u8]) -> Result<()> {
         let clusters = decode_piece(tag::CLUSTER, "cluster piece", bytes)
-            .and_then(check)
-            .map_err(|e| e.in_source(name))?;
+            .and_then(|p| self.check_cluster_piece(i, p))?;
+        let held = &self.meta.clusters[i].clusters;
         for (&c, cluster) in held.iter().zip(clusters) {
             self.clusters.insert(c as usize, cluster);
         }
         Ok(())
     }
 
-    fn require_terms(&self, question: &str) -> Result<()> {
-        match self.missing_term_pieces(question).first() {
-            Some(i) => Err(Error::InvalidRequest(format!(
-                "term piece {i} of the query is not loaded"
-            ))),
-            None => Ok(()),
+    /// Each IVF cluster of cluster piece `i`: its passages and their codes.
+    fn check_cluster_piece(&self, i: usize, p: ClusterPiece) -> Result<Vec<(Vec<u32>, Vec<u8>)>> {
+        let n = self.n() as u64;
+        let held = &self.meta.clusters[i].clusters;
+        let code = self.meta.statics.as_ref().map_or(0, |s| s.dim as usize / 8);
+        let total: u64 = p.counts.iter().map(|&c| u64::from(c)).sum();
+        if p.counts.len() != held.len()
+            || total != p.gaps.len() as u64
+            || p.codes.len() != p.gaps.len() * code
+        {
+            return Err(invalid(
+                "cluster piece",
+                format!(
+                    "{} clusters of {total} passages, {} passage ids and {} code bytes, where \
+                         the meta piece lists {} clusters and {code} bytes a code",
+                    p.counts.len(),
+                    p.gaps.len(),
+                    p.codes.len(),
+                    held.len()
+                ),
+            ));
         }
+        let mut out = Vec::with_capacity(held.len());
+        let mut k = 0;
+        for &count in &p.counts {
+            let mut ids = Vec::with_capacity(count as usize);
+            let mut prev = 0u64;
+            for _ in 0..count {
+                let g = p.gaps[k];
+                let j = prev + u64::from(g);
+                if (!ids.is_empty() && g == 0) || j >= n {
+                    return Err(invalid(
+                        "cluster piece",
+                        format!("passage {k} is {j}, not ascending below {n}"),
+                    ));
+                }
+                ids.push(j as u32);
+                prev = j;
+                k += 1;
+            }
+            let codes = p.codes[(k - ids.len()) * code..k * code].to_vec();
+            out.push((ids, codes));
+        }
+        Ok(out)
     }
 
-    /// Ranks passages for `question` in `opts.mode` ([`Mode::Hybrid`], [`crate::search`]; or
-    /// [`Mode::Bm25`]) with `opts`' static weight, phrase weight and `top_k`, seeding the query
-    /// entities that are phrase nodes: the (passage, score) pairs that
-    /// [`crate::Retriever::retrieve`] gives on the single file with the same options and
-    /// [`RetrieveOptions::exact_seeds`], best first. Empty when no query key is in the index (the single file then
-    /// falls back to dense ranking, which needs a query embedding).
+    /// Ranks passages for `question` in `opts.mode` ([`Mode::Bm25`], [`crate::search::bm25_scores`];
+    /// [`Mode::Hybrid`], [`crate::search::hybrid`], seeding the query entities that are phrase
+    /// nodes) with `opts`' static weight, phrase weight and `top_k`: the (passage, score) pairs
+    /// that [`crate::Retriever::retrieve`] gives on the single file with the same options and
+    /// [`RetrieveOptions::exact_seeds`], best first. Empty when no query key is in the index
+    /// (the single file then falls back to dense ranking, which needs a query embedding).
     ///
     /// # Errors
-    /// [`Error::InvalidRequest`] for another mode, a damping other than the phrase pieces'
-    /// ([`MetaPiece::damping`]) or 0, a phrase weight outside [0, 1], or when a piece the query
-    /// needs is not loaded.
+    /// [`Error::InvalidRequest`] for another mode, options [`check_options`] refuses, a damping
+    /// factor other than the phrase pieces' ([`MetaPiece::damping`]) or 0, or when a piece the
+    /// question needs is not loaded ([`Pieces::missing`]).
     pub fn search(&self, question: &str, opts: &RetrieveOptions) -> Result<Vec<(usize, f64)>> {
-        self.require_terms(question)?;
-        if let Some(c) = self.missing_cluster_pieces(question)?.first() {
+        check_options(opts)?;
+        if opts.damping != 0.0 {
+            self.check_damping(opts.damping)?;
+        }
+        if let Some(&piece) = self.missing(question).first() {
+            let name = self.name(piece).unwrap_or_default();
             return Err(Error::InvalidRequest(format!(
-                "cluster piece {c} of the query is not loaded"
+                "piece {name} of the query is not loaded"
             )));
         }
-        if let Some(i) = self.missing_phrase_pieces(question).first() {
-            return Err(Error::InvalidRequest(format!(
-                "phrase piece {i} of the query is not loaded"
-            )));
-        }
-        if opts.damping != 0.0 && opts.damping != self.meta.damping {
-            return Err(Error::InvalidRequest(
-                "the phrase pieces hold PPR vectors at the meta piece's damping factor only \
-                 (MetaPiece::damping): another needs the single file"
-                    .into(),
-            ));
-        }
-        if opts
-            .phrase_weight
-            .is_some_and(|w| !(0.0..=1.0).contains(&w))
-        {
-            return Err(Error::InvalidRequest(
-                "phraseWeight must be in [0, 1]".into(),
-            ));
-        }
-        let query = self.query_terms(question);
-        let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
-        // The query's terms as a small inverted index over every passage: the same lists,
-        // impacts and IDFs as the single file's, summed in the same order (ascending term).
-        let mut found: Vec<(&String, usize, usize)> = Vec::new();
-        for t in query.exact.iter().chain(alternatives) {
-            if let Some(i) = self.term_piece_of(t)
-                && let Some(p) = self.terms.get(&i)
-                && let Ok(k) = p.terms.binary_search(t)
-            {
-                found.push((t, i, k));
-            }
-        }
-        found.sort_unstable();
-        found.dedup();
-        let mut data = no_postings(&self.meta);
-        for &(_, i, k) in &found {
-            let p = &self.terms[&i];
-            let (a, b) = (p.ptr[k] as usize, p.ptr[k + 1] as usize);
-            data.terms.push(p.terms[k].clone());
-            data.gaps.extend_from_slice(&p.gaps[a..b]);
-            data.impacts.extend_from_slice(&p.impacts[a..b]);
-            data.ptr.push(data.gaps.len() as u32);
-        }
-        let lexical = Bm25::from_impacts(data, self.n())?.expanded_scores(&query, self.n());
         match opts.mode {
-            Mode::Bm25 => return Ok(top_k(&lexical, opts.top_k)),
-            Mode::Hybrid => {}
-            m => {
-                return Err(Error::InvalidRequest(format!(
-                    "the index in pieces ranks in the hybrid and bm25 modes; {m} needs the single-file index"
-                )));
+            Mode::Bm25 => Ok(top_k(&bm25_scores(self, question)?, opts.top_k)),
+            Mode::Hybrid => {
+                let entities = extract_query_entities(question, self);
+                let query = HybridQuery {
+                    question,
+                    entities: &entities,
+                    linked: None,
+                    dense: None,
+                };
+                Ok(hybrid(self, &query, opts)?
+                    .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
             }
+            m => Err(Error::InvalidRequest(format!(
+                "the index in pieces ranks in the hybrid and bm25 modes; {m} needs the single-file index"
+            ))),
         }
-        let semantic = (opts.static_weight > 0.0)
-            .then(|| self.static_scores(question))
-            .flatten();
-        // The seeds as the single file finds them, with the stored PPR vectors.
-        let seeds = if opts.phrase_weight == Some(0.0) || opts.damping == 0.0 {
-            Vec::new()
-        } else {
-            entity_seeds(&extract_query_entities(question, self), self)
-        };
-        let weighted: Vec<(f64, &PprVector)> = seeds
-            .iter()
-            .filter_map(|s| Some((s.weight, self.vector_of(s.phrase_id)?)))
-            .collect();
-        let signals = PassageSignals {
-            bm25: &lexical,
-            statics: semantic.as_deref(),
-            dense: None,
-            pages: &self.meta.pages,
-        };
-        let weights = HybridWeights {
-            static_weight: opts.static_weight,
-            dense_weight: 0.0,
-            phrase_weight: opts.phrase_weight,
-            name_factor: name_factor(question, self.meta.language, self),
-        };
-        Ok(hybrid_scores(&signals, &weighted, &weights)
-            .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
     }
 
-    /// The excerpt of a result's `text` for `question` ([`crate::search::excerpt`]): segments
-    /// alternating unmarked and marked, the query's words marked where the loaded term pieces
-    /// hold them (the question's own are loaded by its search).
+    /// Whether the phrase pieces' PPR vectors serve damping factor `damping`.
+    fn check_damping(&self, damping: f64) -> Result<()> {
+        if damping == self.meta.damping {
+            return Ok(());
+        }
+        Err(Error::InvalidRequest(
+            "the phrase pieces hold PPR vectors at the meta piece's damping factor only \
+             (MetaPiece::damping): another needs the single file"
+                .into(),
+        ))
+    }
+
+    /// The excerpt of a result's `text` for `question` ([`crate::search::excerpt`]), the query's
+    /// words marked where the loaded term pieces hold them (its search loaded them).
     pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
-        let query = self.query_terms(question);
-        crate::search::excerpt(
-            text,
-            question,
-            self.meta.language,
-            &|t| self.has_term(t),
-            &query.expanded,
-        )
+        excerpt(self, text, question)
     }
 
-    /// `question`'s BM25 query over the loaded term pieces ([`query_terms`]).
-    fn query_terms(&self, question: &str) -> QueryTerms {
-        let stop = |t: &str| is_stopword_of(self, t);
-        let words = self
-            .meta
-            .statics
-            .as_ref()
-            .map(|_| self as &dyn StaticVocabulary);
-        query_terms(question, self.meta.language, self, words, &stop)
-    }
-
-    /// The static scores of every passage for `question`, as
-    /// [`crate::embeddings::StaticEmbeddings::scores`] computes them.
-    fn static_scores(&self, question: &str) -> Option<Vec<f64>> {
-        let q = CodeScorer::new(&self.static_vector(question)?);
-        let s = self.meta.statics.as_ref()?;
-        let mut out = vec![0.0; self.n()];
-        for c in probe(&q, &s.centroids, s.nprobe as usize) {
-            let (ids, codes) = &self.clusters[&(c as usize)];
-            let bytes = s.dim as usize / 8;
-            for (k, &j) in ids.iter().enumerate() {
-                out[j as usize] = q.score(&codes[k * bytes..(k + 1) * bytes]);
-            }
-        }
-        Some(out)
-    }
-
-    /// The file name of piece `i` of `kind` ([`super::piece_name`]), or an error naming it
-    /// when the meta piece lists no such piece.
-    fn name_of(&self, kind: PieceKind, i: usize) -> Result<String> {
-        self.piece_name(kind, i).ok_or_else(|| {
-            let noun = match kind {
-                PieceKind::Term => "term",
-                PieceKind::Cluster => "cluster",
-                PieceKind::Phrase => "phrase",
-                PieceKind::Fragment => "fragment",
-            };
-            Error::InvalidRequest(format!("no {noun} piece {i}"))
+    /// The file name of the fragment piece holding passage `j`, if `j` is a passage.
+    pub fn fragment_name(&self, j: usize) -> Option<String> {
+        let number = self.fragment_of(j)?;
+        self.name(super::PieceId {
+            kind: super::PieceKind::Fragment,
+            number,
         })
-    }
-
-    fn term_piece_name(&self, i: usize) -> Result<String> {
-        self.name_of(PieceKind::Term, i)
-    }
-
-    fn cluster_piece_name(&self, i: usize) -> Result<String> {
-        self.name_of(PieceKind::Cluster, i)
-    }
-
-    fn phrase_piece_name(&self, i: usize) -> Result<String> {
-        self.name_of(PieceKind::Phrase, i)
-    }
-
-    /// The file name of piece `i` of `kind` (`{build}-{letter}{i}.bin`, [`super::piece_name`]),
-    /// if the meta piece lists it.
-    pub fn piece_name(&self, kind: PieceKind, i: usize) -> Option<String> {
-        let count = match kind {
-            PieceKind::Term => self.meta.terms.len(),
-            PieceKind::Cluster => self.meta.clusters.len(),
-            PieceKind::Phrase => self.meta.phrase_pieces.len(),
-            PieceKind::Fragment => self.meta.fragments.len(),
-        };
-        (i < count).then(|| piece_name(&self.meta.build, kind, i))
     }
 
     /// The fragment piece (its number in [`MetaPiece::fragments`]) holding passage `j`, if
@@ -955,6 +686,20 @@ impl TermDictionary for Pieces {
         self.term_piece_of(term)
             .and_then(|i| self.terms.get(&i))
             .is_some_and(|p| p.terms.binary_search_by(|x| x.as_str().cmp(term)).is_ok())
+    }
+
+    /// Known once `term`'s term piece is loaded.
+    fn lacks(&self, term: &str) -> bool {
+        self.term_piece_of(term)
+            .is_some_and(|i| self.terms.contains_key(&i) && !self.has_term(term))
+    }
+
+    /// Known once the term pieces of `term`'s key range are loaded.
+    fn lacks_completion(&self, term: &str) -> bool {
+        self.range_pieces(term)
+            .iter()
+            .all(|i| self.terms.contains_key(i))
+            && !self.has_completion(term)
     }
 
     fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {
@@ -1029,6 +774,88 @@ impl PhraseLookup for Pieces {
                 .nth(1)?;
             self.find_phrase(&key, false)
         })
+    }
+}
+
+/// The index in pieces as a search reads it, from the pieces loaded so far
+/// ([`Pieces::missing`] says which a question needs).
+impl IndexReader for Pieces {
+    fn language(&self) -> Language {
+        self.meta.language
+    }
+
+    fn passages(&self) -> usize {
+        self.n()
+    }
+
+    fn pages(&self) -> &[u32] {
+        &self.meta.pages
+    }
+
+    fn dictionary(&self) -> Option<&dyn TermDictionary> {
+        Some(self)
+    }
+
+    /// The query's terms as a small inverted index over every passage: the same lists, impacts
+    /// and IDFs as the single file's, summed in the same order (ascending term).
+    fn bm25_scores(&self, query: &QueryTerms) -> Result<Vec<f64>> {
+        let alternatives = query.expanded.iter().flatten().map(|(t, _)| t);
+        let mut found: Vec<(&String, usize, usize)> = Vec::new();
+        for t in query.exact.iter().chain(alternatives) {
+            if let Some(i) = self.term_piece_of(t)
+                && let Some(p) = self.terms.get(&i)
+                && let Ok(k) = p.terms.binary_search(t)
+            {
+                found.push((t, i, k));
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        let mut data = no_postings(&self.meta);
+        for &(_, i, k) in &found {
+            let p = &self.terms[&i];
+            let (a, b) = (p.ptr[k] as usize, p.ptr[k + 1] as usize);
+            data.terms.push(p.terms[k].clone());
+            data.gaps.extend_from_slice(&p.gaps[a..b]);
+            data.impacts.extend_from_slice(&p.impacts[a..b]);
+            data.ptr.push(data.gaps.len() as u32);
+        }
+        Ok(Bm25::from_impacts(data, self.n())?.expanded_scores(query, self.n()))
+    }
+
+    fn static_vocabulary(&self) -> Option<&dyn StaticVocabulary> {
+        self.meta
+            .statics
+            .as_ref()
+            .map(|_| self as &dyn StaticVocabulary)
+    }
+
+    /// The passages of the probed IVF clusters, from the loaded cluster pieces.
+    fn static_scores(&self, q: &CodeScorer) -> Vec<f64> {
+        let mut out = vec![0.0; self.n()];
+        let Some(s) = self.meta.statics.as_ref() else {
+            return out;
+        };
+        let bytes = s.dim as usize / 8;
+        for c in probe(q, &s.centroids, s.nprobe as usize) {
+            let Some((ids, codes)) = self.clusters.get(&(c as usize)) else {
+                continue;
+            };
+            for (k, &j) in ids.iter().enumerate() {
+                out[j as usize] = q.score(&codes[k * bytes..(k + 1) * bytes]);
+            }
+        }
+        out
+    }
+
+    fn phrases(&self) -> &dyn PhraseLookup {
+        self
+    }
+
+    /// The stored vector, from the loaded phrase pieces.
+    fn ppr_vector(&self, id: u32, damping: f64) -> Result<Option<Cow<'_, PprVector>>> {
+        self.check_damping(damping)?;
+        Ok(self.vector_of(id).map(Cow::Borrowed))
     }
 }
 

@@ -10,6 +10,8 @@
 
 use std::collections::BTreeSet;
 
+use super::ranking::bm25_query;
+use super::reader::IndexReader;
 use crate::lexical::typed_term;
 use crate::text::{Language, terms};
 use unicode_segmentation::UnicodeSegmentation;
@@ -17,15 +19,23 @@ use unicode_segmentation::UnicodeSegmentation;
 /// Words in an excerpt (Pagefind's default `excerptLength`, 30).
 pub const EXCERPT_WORDS: usize = 30;
 
-/// The excerpt of `text` for `question` in `language`, as segments that alternate between
+/// The excerpt of `text` for `question` over `index`, as segments that alternate between
 /// unmarked and marked text, starting with unmarked (possibly empty): `["see ", "json", "
 /// for …"]`. Whitespace runs are folded to one space; a cut end has `…`. The segments are plain
-/// text (the caller escapes them, or makes text nodes of them). `indexed` tells whether the
-/// BM25 dictionary has a term ([`crate::lexical::TermDictionary::has_term`]): only those are
-/// marked. `expanded` is the question's expanded words' alternatives
-/// ([`crate::lexical::QueryTerms::expanded`]): a misspelt word's neighbours are marked as the
-/// question's own terms ("charaters" marks "characters").
-pub fn excerpt(
+/// text (the caller escapes them, or makes text nodes of them). Only terms the BM25 dictionary
+/// has are marked (every term, in an index without BM25), and a misspelt word's neighbours are
+/// marked as the question's own terms ("charaters" marks "characters"). The index in pieces
+/// marks from the term pieces its search loaded.
+pub fn excerpt(index: &dyn IndexReader, text: &str, question: &str) -> Vec<String> {
+    let dict = index.dictionary();
+    let indexed = |t: &str| dict.is_none_or(|d| d.has_term(t));
+    let expanded = bm25_query(index, question).map_or_else(Vec::new, |q| q.expanded);
+    segments(text, question, index.language(), &indexed, &expanded)
+}
+
+/// [`excerpt`]'s segments, with `indexed` telling the terms to mark and `expanded` the
+/// question's expanded words.
+fn segments(
     text: &str,
     question: &str,
     language: Language,
@@ -106,7 +116,7 @@ mod tests {
         let text =
             "The json module   encodes objects. Encoding a dict to JSON is done with json.dumps.";
         assert_eq!(
-            excerpt(
+            segments(
                 text,
                 "encode dict in json",
                 Language::English,
@@ -130,18 +140,18 @@ mod tests {
             ]
         );
         // "dic" being typed marks "dict"; "dic " (a finished word) does not.
-        let marked = excerpt(text, "dic", Language::English, &indexed, &[]);
+        let marked = segments(text, "dic", Language::English, &indexed, &[]);
         assert_eq!(
             marked.iter().skip(1).step_by(2).collect::<Vec<_>>(),
             ["dict"]
         );
         assert_eq!(
-            excerpt(text, "dic ", Language::English, &indexed, &[]).len(),
+            segments(text, "dic ", Language::English, &indexed, &[]).len(),
             1
         );
         // A misspelt word marks the terms it was matched to ("encdoe" → "encod").
         let expanded = [vec![("encod".to_string(), 1.0)]];
-        let marked = excerpt(text, "encdoe dict", Language::English, &indexed, &expanded);
+        let marked = segments(text, "encdoe dict", Language::English, &indexed, &expanded);
         assert_eq!(
             marked.iter().skip(1).step_by(2).collect::<Vec<_>>(),
             ["encodes", "Encoding", "dict"]
@@ -152,18 +162,18 @@ mod tests {
     fn the_window_is_where_the_query_terms_are() {
         let filler = "word ".repeat(100);
         let text = format!("{filler}the pickle module serialises objects {filler}");
-        let segments = excerpt(&text, "pickle objects", Language::English, &indexed, &[]);
-        let joined = segments.concat();
+        let cut = segments(&text, "pickle objects", Language::English, &indexed, &[]);
+        let joined = cut.concat();
         assert!(joined.starts_with('…') && joined.ends_with('…'), "{joined}");
         assert_eq!(joined.split_whitespace().count(), EXCERPT_WORDS, "{joined}");
         assert_eq!(
-            segments.iter().skip(1).step_by(2).collect::<Vec<_>>(),
+            cut.iter().skip(1).step_by(2).collect::<Vec<_>>(),
             ["pickle", "objects"]
         );
         // Markup in the text stays text: the segments are the text's own characters.
         let hostile = "<img src=x onerror=alert(1)> pickle";
         assert_eq!(
-            excerpt(hostile, "pickle", Language::English, &indexed, &[]),
+            segments(hostile, "pickle", Language::English, &indexed, &[]),
             ["<img src=x onerror=alert(1)> ", "pickle", ""]
         );
     }

@@ -1,10 +1,14 @@
-//! Ranking a question: the options of a search ([`RetrieveOptions`]), the hybrid ranking
-//! ([`hybrid_scores`]), the single-file [`Retriever`] with HippoRAG 1 and 2, dense and BM25,
-//! and a result's excerpt ([`excerpt`]).
+//! Ranking a question: the options of a search ([`RetrieveOptions`]); what a search reads of
+//! an index ([`IndexReader`]), which the single file and the index in pieces both implement;
+//! the one path both rank `bm25` ([`bm25_scores`]) and `hybrid` ([`hybrid`], mixing the shares
+//! by [`hybrid_scores`]) through; the single-file [`Retriever`], which adds HippoRAG 1 and 2
+//! and dense retrieval; and a result's excerpt ([`excerpt`]).
 
 mod excerpt;
 mod fusion;
 mod options;
+mod ranking;
+mod reader;
 mod retriever;
 #[cfg(all(target_arch = "wasm32", feature = "bindings"))]
 mod wasm;
@@ -20,6 +24,11 @@ pub use options::{
     HYBRID_DENSE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, PUSH_EPSILON, PprMethod, RetrieveOptions,
     parse_option,
 };
+pub use ranking::{
+    Hybrid, HybridQuery, bm25_query, bm25_scores, check_options, has_graph_share, hybrid,
+    is_question_stopword, misspelt, static_query_vector, static_scores,
+};
+pub use reader::IndexReader;
 pub use retriever::{PprProblem, PreparedQuery, QueryInput, RetrieveResult, Retriever};
 #[cfg(all(target_arch = "wasm32", feature = "bindings"))]
 pub use wasm::{WasmRetriever, hashed_ngram_encode};

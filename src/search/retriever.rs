@@ -27,15 +27,17 @@
 
 use serde::Serialize;
 
-use super::fusion::{HybridWeights, PassageSignals, hybrid_scores, name_factor};
+use std::borrow::Cow;
+
+use super::excerpt::excerpt;
 use super::options::{Mode, PUSH_EPSILON, PprMethod, RetrieveOptions};
-use crate::embeddings::HASHED_NGRAM_ID;
-use crate::graph::MinMax;
-use crate::graph::entity_seeds;
-use crate::graph::top_k;
+use super::ranking::{HybridQuery, bm25_scores, check_options, has_graph_share, hybrid};
+use super::reader::IndexReader;
+use crate::embeddings::{CodeScorer, HASHED_NGRAM_ID, StaticVocabulary};
 use crate::graph::{
     LinkedFact, Seed, check_dims, fact_seeds, link_entities, link_facts, reset_vector,
 };
+use crate::graph::{MinMax, PhraseLookup, top_k};
 use crate::graph::{PhraseScore, RankedPassage, passage_scores, ranked, top_phrases};
 use crate::graph::{
     PprOptions, PprResult, inverse_degrees, personalized_pagerank, personalized_pagerank_push,
@@ -43,6 +45,8 @@ use crate::graph::{
 use crate::graph::{PprVector, phrase_ppr_vector};
 use crate::index::Index;
 use crate::index::SparseMatrix;
+use crate::lexical::{QueryTerms, TermDictionary};
+use crate::text::Language;
 use crate::{Error, Result};
 
 /// The query as the retriever sees it: entities and embeddings computed by the caller.
@@ -221,21 +225,14 @@ impl Retriever {
     /// [`Error::InvalidRequest`] for `top_k == 0`, a `phrase_weight` outside [0, 1], bad PPR
     /// options, or a query with neither entities nor a query embedding.
     pub fn retrieve(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
-        if opts.top_k == 0 {
-            return Err(Error::InvalidRequest("topK must be at least 1".into()));
-        }
-        if let Some(w) = opts.phrase_weight.filter(|w| !(0.0..=1.0).contains(w)) {
-            return Err(Error::InvalidRequest(format!(
-                "phraseWeight must be in [0, 1], got {w}"
-            )));
-        }
+        check_options(opts)?;
         if let Some(e) = q.query_embedding {
             check_dims(&self.index, "queryEmbedding", e.len(), 1)?;
         }
         match opts.mode {
             Mode::Dense => self.dense(q, opts, None),
             Mode::Bm25 => {
-                let scores = self.bm25_scores(q)?;
+                let scores = bm25_scores(self, question(q)?)?;
                 let top = top_k(&scores, opts.top_k);
                 Ok(RetrieveResult {
                     mode: Mode::Bm25,
@@ -250,9 +247,8 @@ impl Retriever {
             }
             Mode::Hybrid => self.hybrid(q, opts),
             Mode::HippoRag1 | Mode::HippoRag2 => {
-                let p = match self.ppr_problem(q, opts)? {
-                    Ok(p) => p,
-                    Err(why) => return self.dense(q, opts, Some(why)),
+                let Some(p) = self.ppr_problem(q, opts)? else {
+                    return self.dense(q, opts, Some(no_seed(opts.mode).into()));
                 };
                 let ppr = self.run_ppr(p.graph, p.inv_degree, &p.reset, opts)?;
                 let scores = p.passage_scores(&self.index, &ppr.scores);
@@ -295,8 +291,8 @@ impl Retriever {
     /// `hybrid` mode sums each seed's own PPR vector instead ([`crate::search`]) and poses no
     /// single problem.
     ///
-    /// Returns `Ok(Err(reason))` when the query has no seed (no query entity; no fact left), the
-    /// case `retrieve` answers by dense ranking with that reason as [`RetrieveResult::fallback`].
+    /// Returns `None` when the query has no seed (no query entity; no fact left), the case
+    /// `retrieve` answers by dense ranking, saying why in [`RetrieveResult::fallback`].
     ///
     /// # Errors
     /// As [`Retriever::retrieve`]; [`Error::InvalidRequest`] for `dense`, `bm25` and `hybrid`.
@@ -304,7 +300,7 @@ impl Retriever {
         &self,
         q: &QueryInput<'_>,
         opts: &RetrieveOptions,
-    ) -> Result<std::result::Result<PprProblem<'_>, String>> {
+    ) -> Result<Option<PprProblem<'_>>> {
         match opts.mode {
             Mode::Dense | Mode::Bm25 | Mode::Hybrid => Err(Error::InvalidRequest(format!(
                 "{} mode poses no single personalized PageRank problem",
@@ -313,9 +309,9 @@ impl Retriever {
             Mode::HippoRag1 => {
                 let seeds = self.entity_seeds(q, opts)?;
                 if seeds.is_empty() {
-                    return Ok(Err("no query entity: ranked by dense retrieval".into()));
+                    return Ok(None);
                 }
-                Ok(Ok(PprProblem {
+                Ok(Some(PprProblem {
                     mode: Mode::HippoRag1,
                     graph: &self.index.graph,
                     inv_degree: &self.inv_degree,
@@ -339,66 +335,16 @@ impl Retriever {
         )
     }
 
-    /// The excerpt of a result's `text` for `question` ([`crate::search::excerpt`]): segments
-    /// alternating unmarked and marked, the query's words marked where the BM25 dictionary has
-    /// them (every query word, in an index without BM25).
+    /// The excerpt of a result's `text` for `question` ([`super::excerpt`]).
     pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {
-        let language = self.index.header.build.language;
-        let indexed = |t: &str| {
-            self.index
-                .bm25
-                .as_ref()
-                .is_none_or(|b| b.term_id(t).is_some())
-        };
-        let expanded = self
-            .index
-            .bm25
-            .as_ref()
-            .map(|bm25| self.query_terms(bm25, question).expanded)
-            .unwrap_or_default();
-        crate::search::excerpt(text, question, language, &indexed, &expanded)
-    }
-
-    /// `question`'s BM25 query over `bm25`, the index's ([`crate::lexical::query_terms`]).
-    fn query_terms(
-        &self,
-        bm25: &crate::lexical::Bm25,
-        question: &str,
-    ) -> crate::lexical::QueryTerms {
-        let index = &self.index;
-        let stop = |t: &str| crate::graph::is_stopword_of(index, t);
-        let words = index
-            .static_embeddings
-            .as_ref()
-            .map(|s| s as &dyn crate::embeddings::StaticVocabulary);
-        crate::lexical::query_terms(question, bm25.language(), bm25, words, &stop)
-    }
-
-    /// BM25 scores of every passage for the question of `q`, with the word being typed and
-    /// misspelt words expanded ([`crate::lexical`], [`crate::lexical::Bm25::expanded_scores`]).
-    ///
-    /// # Errors
-    /// [`Error::InvalidRequest`] when the index has no BM25 index or `q` has no question.
-    pub fn bm25_scores(&self, q: &QueryInput<'_>) -> Result<Vec<f64>> {
-        let Some(bm25) = &self.index.bm25 else {
-            return Err(Error::InvalidRequest(
-                "the index has no BM25 index: rebuild it with this version of hipporag".into(),
-            ));
-        };
-        let Some(question) = q.question else {
-            return Err(Error::InvalidRequest(
-                "bm25 and hybrid modes need the question".into(),
-            ));
-        };
-        let query = self.query_terms(bm25, question);
-        Ok(bm25.expanded_scores(&query, self.index.passages.len()))
+        excerpt(self, text, question)
     }
 
     fn hipporag2_problem(
         &self,
         q: &QueryInput<'_>,
         opts: &RetrieveOptions,
-    ) -> Result<std::result::Result<PprProblem<'_>, String>> {
+    ) -> Result<Option<PprProblem<'_>>> {
         let Some(qe) = q.query_embedding else {
             return Err(Error::InvalidRequest(
                 "hipporag2 mode needs queryEmbedding".into(),
@@ -423,9 +369,7 @@ impl Retriever {
         }
         facts.truncate(opts.linking_top_k);
         if facts.is_empty() {
-            return Ok(Err(
-                "no fact linked to the query: ranked by dense retrieval".into(),
-            ));
+            return Ok(None);
         }
         let seeds = fact_seeds(&self.index, &facts, opts.linking_top_k);
         let n = self.index.phrases.len();
@@ -435,7 +379,7 @@ impl Retriever {
         for (j, &d) in dense.iter().enumerate() {
             reset[n + j] = range.scale(d) * opts.passage_node_weight;
         }
-        Ok(Ok(PprProblem {
+        Ok(Some(PprProblem {
             mode: Mode::HippoRag2,
             graph,
             inv_degree,
@@ -445,21 +389,12 @@ impl Retriever {
         }))
     }
 
-    /// The `hybrid` mode ([`crate::search`]): the passage share of BM25 (and the static and
-    /// dense scores), the graph share of the seeds' PPR vectors, mixed by the graph weight.
-    /// The explanation's phrases and contributions come from the seeds' whole walk (the
+    /// The `hybrid` mode through the path the index in pieces shares ([`super::hybrid`]),
+    /// with this index's extras: a neural encoder's dense scores, seeds linked by embedding,
+    /// and the explanation's phrases and contributions from the seeds' whole walk (the PPR
     /// vectors keep only each seed's best passages).
     fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
-        let lexical = self.bm25_scores(q)?;
-        let name_factor = match (&self.index.bm25, q.question) {
-            (Some(bm25), Some(question)) => name_factor(question, bm25.language(), bm25),
-            _ => 1.0,
-        };
-        let statics = if opts.static_weight > 0.0 {
-            self.static_scores(q)
-        } else {
-            None
-        };
+        let question = question(q)?;
         let dense = match q.query_embedding {
             Some(qe)
                 if opts.dense_weight > 0.0 && self.index.header.encoder.id != HASHED_NGRAM_ID =>
@@ -468,42 +403,24 @@ impl Retriever {
             }
             _ => None,
         };
-        let Some((graph, inv_degree)) = &self.passage_graph else {
-            unreachable!("an index with BM25 has its passage graph")
-        };
-        let n = self.index.phrases.len();
-        // With no graph share the explanation lists no seed: none would carry weight.
         let embedded = q.embeddings.len() == q.entities.len() * self.index.dim();
-        let mut seeds = if opts.phrase_weight == Some(0.0) || opts.damping == 0.0 {
-            Vec::new()
-        } else if opts.exact_seeds || !embedded || q.entities.is_empty() {
-            entity_seeds(q.entities, &self.index)
-        } else {
-            // Nearest phrase nodes; a node linked twice is one seed (as `reset_vector` keeps it).
-            let mut linked = self.entity_seeds(q, opts)?;
-            let mut seen = std::collections::HashSet::new();
-            linked.retain(|s| seen.insert(s.phrase_id));
-            linked
-        };
-        let vectors = seeds
-            .iter()
-            .map(|s| phrase_ppr_vector(graph, inv_degree, n, s.phrase_id, opts.damping))
-            .collect::<Result<Vec<PprVector>>>()?;
-        let weighted: Vec<(f64, &PprVector)> =
-            seeds.iter().map(|s| s.weight).zip(&vectors).collect();
-        let signals = PassageSignals {
-            bm25: &lexical,
-            statics: statics.as_deref(),
+        let linked =
+            if has_graph_share(opts) && !opts.exact_seeds && embedded && !q.entities.is_empty() {
+                // Nearest phrase nodes; a node linked twice is one seed (as `reset_vector` keeps it).
+                let mut linked = self.entity_seeds(q, opts)?;
+                let mut seen = std::collections::HashSet::new();
+                linked.retain(|s| seen.insert(s.phrase_id));
+                Some(linked)
+            } else {
+                None
+            };
+        let query = HybridQuery {
+            question,
+            entities: q.entities,
+            linked: linked.as_deref(),
             dense: dense.as_deref(),
-            pages: &self.index.pages,
         };
-        let weights = HybridWeights {
-            static_weight: opts.static_weight,
-            dense_weight: opts.dense_weight,
-            phrase_weight: opts.phrase_weight,
-            name_factor,
-        };
-        let Some(h) = hybrid_scores(&signals, &weighted, &weights) else {
+        let Some(h) = hybrid(self, &query, opts)? else {
             return self.dense(
                 q,
                 opts,
@@ -513,19 +430,12 @@ impl Retriever {
                 ),
             );
         };
-        if h.graph_weight == 0.0 {
-            seeds.clear();
-        }
-        // Each seed's weight becomes its share of the score, as the explanation shows it.
-        let mass: f64 = seeds.iter().map(|s| s.weight).sum();
-        for s in &mut seeds {
-            s.weight *= h.graph_weight / mass;
-        }
-        let walk = if seeds.is_empty() {
-            None
-        } else {
-            let reset = reset_vector(graph.rows(), &seeds);
-            Some(self.run_ppr(graph, inv_degree, &reset, opts)?)
+        let walk = match &self.passage_graph {
+            Some((graph, inv_degree)) if !h.seeds.is_empty() => {
+                let reset = reset_vector(graph.rows(), &h.seeds);
+                Some(self.run_ppr(graph, inv_degree, &reset, opts)?)
+            }
+            _ => None,
         };
         let top = top_k(&h.scores, opts.top_k);
         let walked = walk.as_ref().map(|w| w.scores.as_slice());
@@ -538,7 +448,7 @@ impl Retriever {
             passages: ranked(&self.index, &top, walked, opts.contributions),
             ppr_steps: walk.as_ref().map_or(0, PprResult::steps),
             damping: opts.damping,
-            seeds,
+            seeds: h.seeds,
         })
     }
 
@@ -571,37 +481,6 @@ impl Retriever {
                 opts.push_epsilon.unwrap_or(PUSH_EPSILON),
             ),
         }
-    }
-
-    /// Static-embedding scores of the question of `q` ([`crate::embeddings`]): cosine of
-    /// its static vector with every passage's (`|P|` values); `None` when the index has no static
-    /// embeddings, `q` has no question, or no question word is in their vocabulary. The words
-    /// BM25 matches within one edit stand for their neighbours here too
-    /// ([`crate::lexical::misspelt_words`]).
-    pub fn static_scores(&self, q: &QueryInput<'_>) -> Option<Vec<f64>> {
-        let statics = self.index.static_embeddings.as_ref()?;
-        let question = q.question?;
-        let index = &self.index;
-        let stop = |t: &str| crate::graph::is_stopword_of(index, t);
-        let misspelt: Vec<String> = match &index.bm25 {
-            Some(bm25) => {
-                let lacks = |t: &str| bm25.term_id(t).is_none();
-                let uncompleted =
-                    |t: &str| !crate::lexical::TermDictionary::has_completion(bm25, t);
-                crate::lexical::misspelt_words(
-                    question,
-                    bm25.language(),
-                    &stop,
-                    &lacks,
-                    &uncompleted,
-                )
-                .into_iter()
-                .map(|m| m.word)
-                .collect()
-            }
-            None => Vec::new(),
-        };
-        statics.scores(question, &misspelt)
     }
 
     /// Dense scores: cosine of the query embedding with every passage embedding.
@@ -638,5 +517,77 @@ impl Retriever {
             ppr_steps: 0,
             damping: 0.0,
         })
+    }
+}
+
+/// The question of `q`, which the `bm25` and `hybrid` modes analyse.
+fn question<'a>(q: &QueryInput<'a>) -> Result<&'a str> {
+    q.question
+        .ok_or_else(|| Error::InvalidRequest("bm25 and hybrid modes need the question".into()))
+}
+
+/// Why a `hipporag1` or `hipporag2` query without a seed was ranked by dense retrieval.
+fn no_seed(mode: Mode) -> &'static str {
+    match mode {
+        Mode::HippoRag2 => "no fact linked to the query: ranked by dense retrieval",
+        _ => "no query entity: ranked by dense retrieval",
+    }
+}
+
+/// The single file as a search reads it: the whole dictionary and vocabulary, every passage
+/// code, and each phrase node's PPR vector computed when asked for, at any damping factor.
+impl IndexReader for Retriever {
+    fn language(&self) -> Language {
+        self.index
+            .bm25
+            .as_ref()
+            .map_or(self.index.header.build.language, |b| b.language())
+    }
+
+    fn passages(&self) -> usize {
+        self.index.passages.len()
+    }
+
+    fn pages(&self) -> &[u32] {
+        &self.index.pages
+    }
+
+    fn dictionary(&self) -> Option<&dyn TermDictionary> {
+        self.index.bm25.as_ref().map(|b| b as &dyn TermDictionary)
+    }
+
+    fn bm25_scores(&self, query: &QueryTerms) -> Result<Vec<f64>> {
+        let bm25 = self
+            .index
+            .bm25
+            .as_ref()
+            .ok_or_else(|| Error::InvalidRequest("the index has no BM25 index".into()))?;
+        Ok(bm25.expanded_scores(query, self.index.passages.len()))
+    }
+
+    fn static_vocabulary(&self) -> Option<&dyn StaticVocabulary> {
+        self.index
+            .static_embeddings
+            .as_ref()
+            .map(|s| s as &dyn StaticVocabulary)
+    }
+
+    fn static_scores(&self, query: &CodeScorer) -> Vec<f64> {
+        self.index
+            .static_embeddings
+            .as_ref()
+            .map_or_else(|| vec![0.0; self.passages()], |s| s.scores(query))
+    }
+
+    fn phrases(&self) -> &dyn PhraseLookup {
+        &self.index
+    }
+
+    fn ppr_vector(&self, id: u32, damping: f64) -> Result<Option<Cow<'_, PprVector>>> {
+        let Some((graph, inv_degree)) = &self.passage_graph else {
+            return Ok(None);
+        };
+        let n = self.index.phrases.len();
+        phrase_ppr_vector(graph, inv_degree, n, id, damping).map(|v| Some(Cow::Owned(v)))
     }
 }

@@ -1,6 +1,6 @@
 // The index in pieces on musique_train, in headless Chromium: `hipporag index` (the rule
 // extractor) → `hipporag pieces` → a page that loads hipporag-site.js, which fetches the pieces
-// and ranks with the small search module (hipporag_search_bg.wasm). Every question, in hybrid
+// and ranks with the small search module (hipporag_pieces_wasm_bg.wasm). Every question, in hybrid
 // and bm25, must rank as the single file does natively (`hipporag eval --pieces` checks the
 // native pieces against the single file and writes the single file's rankings). Python's docs,
 // with the static embeddings' cluster pieces: site_docs.test.mjs.
@@ -32,7 +32,7 @@ const env = servedSite({
     run(["eval", index, "--questions", musique, "--exact-seeds", "--pieces", out, "--rankings", rankings]);
     for (const m of JSON.parse(readFileSync(rankings, "utf8"))) native[m.mode] = m.runs;
     // What `hipporag site` adds beside the pieces for the default search.
-    for (const f of ["hipporag_search.js", "hipporag_search_bg.wasm"]) copyFileSync(join(root, "pkg", f), join(out, f));
+    for (const f of ["hipporag_pieces_wasm.js", "hipporag_pieces_wasm_bg.wasm"]) copyFileSync(join(root, "pkg", f), join(out, f));
     for (const f of ["hipporag-site.js", "hipporag-pieces.js"]) copyFileSync(join(root, "www", "site", f), join(out, f));
     writeFileSync(join(dir, "index.html"), "<!doctype html><title>pieces</title>\n");
   },

@@ -14,56 +14,62 @@
 // load the single-file index when the site has one (`hipporag site --full-index`; a
 // semantic-tier site always has). `init({baseUrl})` prefixes result URLs when the site is not
 // served at the root of its origin.
+import { memo } from "./hipporag-helpers.js";
+
 const here = new URL("./", import.meta.url);
-let ready = null;
-let baseUrl = "/";
-let seq = 0;
-/** hipporag-entry.json. */
-let entry = null;
-/** Search options from hipporag-entry.json's `search` (the mode; weights are the Rust defaults). */
-let defaults = {};
-/** The index in pieces (hipporag-pieces.js), when the site has one. */
-let pieces = null;
-/** The single-file index's HippoRAG instance, loaded on first need (`full()`). */
-let fullIndex = null;
-/**
- * The semantic tier (`hipporag site --encoder minilm`): the query encoder's model, fetched
- * only after the first results are shown. null for a lean site (`hashed-ngram-v1`, built into
- * hipporag.js). `load()` starts the download once and resolves to the encode function.
- */
-let model = null;
+/** What this page holds of the site's search, filled by init(). */
+const state = {
+  /** Prefix of result URLs (`init({baseUrl})`). */
+  baseUrl: "/",
+  /** The language `init({language})` asked for, or the page's `<html lang>`. */
+  language: "",
+  /** The last debouncedSearch() call's number. */
+  seq: 0,
+  /** hipporag-entry.json, its index the page's language's. */
+  entry: null,
+  /** Search options from hipporag-entry.json's `search` (the mode; weights are the Rust defaults). */
+  defaults: {},
+  /** The index in pieces (hipporag-pieces.js), when the site has one. */
+  pieces: null,
+  /**
+   * The semantic tier (`hipporag site --encoder minilm`): the query encoder's model, fetched
+   * only after the first results are shown. null for a lean site (`hashed-ngram-v1`, built into
+   * hipporag.js). `load()` starts the download once and resolves to the encode function.
+   */
+  model: null,
+};
 
 /**
  * Loads hipporag-entry.json and what the first search needs (once): the search module and the
  * meta piece of a site in pieces, else the wasm retriever and the single-file index.
  */
 export function init({ baseUrl: b, language } = {}) {
-  if (b !== undefined) baseUrl = b.endsWith("/") ? b : b + "/";
-  if (!ready) {
-    ready = (async () => {
-      const res = await fetch(new URL("hipporag-entry.json", here));
-      if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
-      entry = ownLanguage(await res.json(), language ?? globalThis.document?.documentElement?.lang ?? "");
-      defaults = entry.search ?? {};
-      if (entry.pieces) {
-        const metaUrl = new URL(entry.pieces, here);
-        const wasmUrl = new URL("hipporag_search_bg.wasm", here);
-        // Everything init needs starts now, side by side: the search module's wasm and the meta
-        // piece download while the two JS modules load (the second is the first's import,
-        // which the browser would otherwise find only once the first has arrived).
-        const started = { wasm: fetch(wasmUrl), meta: fetch(metaUrl) };
-        for (const p of Object.values(started)) p.catch(() => {}); // awaited (and reported) by openPieces
-        const [{ openPieces }] = await Promise.all([import("./hipporag-pieces.js"), import("./hipporag_search.js")]);
-        pieces = await openPieces(metaUrl, wasmUrl, started);
-      } else {
-        await full();
-      }
-    })();
-    // A failed init (a missing file, a network error) is not cached: the next call tries again.
-    ready.catch(() => (ready = null));
-  }
-  return ready;
+  if (b !== undefined) state.baseUrl = b.endsWith("/") ? b : b + "/";
+  if (language !== undefined) state.language = language;
+  return start();
 }
+
+/** init()'s loading, once (a failed one, a missing file or a network error, is tried again). */
+const start = memo(async () => {
+  const res = await fetch(new URL("hipporag-entry.json", here));
+  if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
+  const tag = state.language || (globalThis.document?.documentElement?.lang ?? "");
+  state.entry = ownLanguage(await res.json(), tag);
+  state.defaults = state.entry.search ?? {};
+  if (state.entry.pieces) {
+    const metaUrl = new URL(state.entry.pieces, here);
+    const wasmUrl = new URL("hipporag_pieces_wasm_bg.wasm", here);
+    // Everything init needs starts now, side by side: the search module's wasm and the meta
+    // piece download while the two JS modules load (the second is the first's import, which
+    // the browser would otherwise find only once the first has arrived).
+    const started = { wasm: fetch(wasmUrl), meta: fetch(metaUrl) };
+    for (const p of Object.values(started)) p.catch(() => {}); // awaited (and reported) by openPieces
+    const [{ openPieces }] = await Promise.all([import("./hipporag-pieces.js"), import("./hipporag_pieces_wasm.js")]);
+    state.pieces = await openPieces(metaUrl, wasmUrl, started);
+  } else {
+    await full();
+  }
+});
 
 /**
  * The entry with its index (pieces and single file) replaced by the one of `tag`'s language
@@ -77,51 +83,47 @@ function ownLanguage(entry, tag) {
 }
 
 /** The single-file index (loaded once): the wasm retriever, the query encoder, the index. */
-function full() {
-  if (!fullIndex) {
-    fullIndex = (async () => {
-      if (!entry.index) {
-        throw new Error(
-          "hipporag: this site's index is in pieces only, which serve the hybrid and bm25 modes; rebuild it with `hipporag site --full-index` for hipporag1, hipporag2 and dense",
-        );
-      }
-      const [{ HippoRAG, fetchBytes }, { encoderFor }] = await Promise.all([import("./hipporag.js"), import("./hipporag-encoders.js")]);
-      // The query encoder named in the entry (the index header's), from the registry the demo
-      // uses too; an encoder this page lacks fails here, before the index is downloaded.
-      const info = { encoder: entry.encoder };
-      const encoder = encoderFor(info);
-      const ctx = {
-        base: here,
-        fetchBytes: (url) => fetchBytes(new URL(url, here)),
-        modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
-      };
-      let encode;
-      if (entry.encoder.id === "hashed-ngram-v1") {
-        encode = (await encoder.load(info, ctx)).encode;
-      } else {
-        // A model-backed encoder: nothing of it is fetched until the first results are shown.
-        let loading = null;
-        model = {
-          id: entry.encoder.id,
-          ready: false,
-          error: null,
-          load: () =>
-            (loading ??= encoder.load(info, ctx).then(
-              (e) => ((model.ready = true), e.encode),
-              (e) => {
-                model.error = e;
-                throw e;
-              },
-            )),
-        };
-        encode = async (texts) => (await model.load())(texts);
-      }
-      return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
-    })();
-    fullIndex.catch(() => (fullIndex = null));
+const full = memo(async () => {
+  const entry = state.entry;
+  if (!entry.index) {
+    throw new Error(
+      "hipporag: this site's index is in pieces only, which serve the hybrid and bm25 modes; rebuild it with `hipporag site --full-index` for hipporag1, hipporag2 and dense",
+    );
   }
-  return fullIndex;
-}
+  const [{ HippoRAG, fetchBytes }, { encoderFor }] = await Promise.all([import("./hipporag.js"), import("./hipporag-encoders.js")]);
+  // The query encoder named in the entry (the index header's), from the registry the demo
+  // uses too; an encoder this page lacks fails here, before the index is downloaded.
+  const info = { encoder: entry.encoder };
+  const encoder = encoderFor(info);
+  const ctx = {
+    base: here,
+    fetchBytes: (url) => fetchBytes(new URL(url, here)),
+    modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
+  };
+  let encode;
+  if (entry.encoder.id === "hashed-ngram-v1") {
+    encode = (await encoder.load(info, ctx)).encode;
+  } else {
+    // A model-backed encoder: nothing of it is fetched until the first results are shown.
+    const model = {
+      id: entry.encoder.id,
+      ready: false,
+      error: null,
+      load: memo(() =>
+        encoder.load(info, ctx).then(
+          (e) => ((model.ready = true), e.encode),
+          (e) => {
+            model.error = e;
+            throw e;
+          },
+        ),
+      ),
+    };
+    state.model = model;
+    encode = async (texts) => (await model.load())(texts);
+  }
+  return HippoRAG.load({ index: new URL(entry.index, here).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
+});
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (t) => t.replace(/[&<>"']/g, (c) => ESCAPES[c]);
@@ -154,6 +156,7 @@ function excerptHtml(segments) {
  */
 export async function search(query, { topK = 8, mode } = {}) {
   await init();
+  const { defaults, pieces } = state;
   const own = !mode || mode === defaults.mode;
   if (pieces && (own || mode === "bm25")) {
     const m = own ? (defaults.mode ?? "hybrid") : mode;
@@ -165,6 +168,7 @@ export async function search(query, { topK = 8, mode } = {}) {
   // default); another `mode` runs with that mode's own defaults.
   const opts = own ? { topK: topK * 8, ...defaults } : { topK: topK * 8, mode };
   const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
+  const { model } = state;
   if (model && !model.ready && lexicalMode) {
     const lean = shape(query, await rag.search(query, { ...opts, useEncoder: false }), topK, "lean", excerptOf(rag, query));
     lean.refined = model.error
@@ -192,7 +196,7 @@ function excerptOf(rag, query) {
  */
 function resultData(p, contributions, segments) {
   return {
-    url: p.url ? baseUrl + p.url.replace(/^\//, "") : null,
+    url: p.url ? state.baseUrl + p.url.replace(/^\//, "") : null,
     title: p.title,
     excerpt: excerptHtml(segments),
     excerptSegments: segments,
@@ -201,10 +205,16 @@ function resultData(p, contributions, segments) {
   };
 }
 
+/** The first of `items` of each page (`pageOf(item)`), `topK` of them: one result per page. */
+function onePerPage(items, pageOf, topK) {
+  const seen = new Set();
+  return items.filter((x) => !seen.has(pageOf(x)) && seen.add(pageOf(x))).slice(0, topK);
+}
+
 /** The site's view of a search of the index in pieces: one result per page, `topK` of them. */
 function shapePieces(query, res, mode, topK) {
-  const seen = new Set();
-  const ranked = res.ranked.filter((r) => !seen.has(r.page) && seen.add(r.page)).slice(0, topK);
+  const { pieces } = state;
+  const ranked = onePerPage(res.ranked, (r) => r.page, topK);
   return {
     query,
     mode,
@@ -231,15 +241,7 @@ function shapePieces(query, res, mode, topK) {
  * `excerpt(text)` gives a result's excerpt segments.
  */
 function shape(query, res, topK, tier, excerpt = (text) => [text]) {
-  const pages = new Set();
-  const passages = res.passages
-    .filter((p) => {
-      const page = (p.url ?? `#${p.id}`).split("#")[0];
-      if (pages.has(page)) return false;
-      pages.add(page);
-      return true;
-    })
-    .slice(0, topK);
+  const passages = onePerPage(res.passages, (p) => (p.url ?? `#${p.id}`).split("#")[0], topK);
   return {
     query,
     mode: res.mode,
@@ -259,11 +261,11 @@ function shape(query, res, topK, tier, excerpt = (text) => [text]) {
 
 /** search() after `ms` of quiet; resolves to null when a later call superseded this one. */
 export function debouncedSearch(query, opts = {}, ms = 300) {
-  const mine = ++seq;
+  const mine = ++state.seq;
   return new Promise((resolve, reject) => {
     setTimeout(() => {
-      if (mine !== seq) return resolve(null);
-      search(query, opts).then((r) => resolve(mine === seq ? r : null), reject);
+      if (mine !== state.seq) return resolve(null);
+      search(query, opts).then((r) => resolve(mine === state.seq ? r : null), reject);
     }, ms);
   });
 }

@@ -5,7 +5,7 @@ import { drawSubgraph } from "./graph.js";
 import { phraseSpans } from "./highlight.js";
 import { MSG, handlerFor, unknownMessage } from "./protocol.js";
 import { checkFile, filePassages, pdfPassages } from "./documents.js";
-import { h } from "../site/hipporag-dom.js";
+import { h } from "../site/hipporag-helpers.js";
 
 const $ = (id) => document.getElementById(id);
 

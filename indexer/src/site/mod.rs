@@ -13,12 +13,12 @@
 //! for a semantic-tier site or with `full_index` the single file `index.<hash>.hipporag`
 //! (named the same way), `hipporag-entry.json` (the meta piece, the single file, the search
 //! defaults, the encoder and counts), the small search module for the pieces
-//! (`hipporag_search_bg.wasm`, `hipporag_search.js`; beside pieces only), the retriever's wasm
+//! (`hipporag_pieces_wasm_bg.wasm`, `hipporag_pieces_wasm.js`; beside pieces only), the retriever's wasm
 //! and JS (`hipporag_wasm_bg.wasm`, `hipporag_wasm.js`, `hipporag.js`; beside the single file
 //! only), the JS API `hipporag-site.js` (`init`, `search`,
 //! `debouncedSearch`, `result.data()`, like Pagefind's) with its types `hipporag-site.d.ts`, the
 //! default UI `hipporag-ui.js` + `hipporag-ui.css`, and the two modules they share with the
-//! demo: `hipporag-dom.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
+//! demo: `hipporag-helpers.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
 //! encoder id), and the pieces' loader `hipporag-pieces.js` — [`UI_FILES`] (as the binary
 //! embeds them: minified by `./build.sh build`, from `pkg/site/`). It is written to a temporary
 //! sibling directory and renamed over the old one:
@@ -66,8 +66,8 @@ pub const CACHE_DIR: &str = ".hipporag-cache";
 /// The browser assets `hipporag site` copies next to the index: file names in the wasm
 /// package directory (`./build.sh build` writes `pkg/`).
 pub const PKG_FILES: &[&str] = &[
-    "hipporag_search_bg.wasm",
-    "hipporag_search.js",
+    "hipporag_pieces_wasm_bg.wasm",
+    "hipporag_pieces_wasm.js",
     "hipporag_wasm_bg.wasm",
     "hipporag_wasm.js",
     "hipporag.js",
@@ -82,7 +82,7 @@ pub const UI_FILES: &[&str] = &[
     "hipporag-site.d.ts",
     "hipporag-ui.js",
     "hipporag-ui.css",
-    "hipporag-dom.js",
+    "hipporag-helpers.js",
     "hipporag-encoders.js",
     "hipporag-pieces.js",
 ];
@@ -628,7 +628,7 @@ fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
 /// query encoders the single file; the rest (the site API, the UI) every site.
 fn needed(f: &str, pieces: bool, single: bool) -> bool {
     match f {
-        "hipporag_search_bg.wasm" | "hipporag_search.js" | "hipporag-pieces.js" => pieces,
+        "hipporag_pieces_wasm_bg.wasm" | "hipporag_pieces_wasm.js" | "hipporag-pieces.js" => pieces,
         "hipporag_wasm_bg.wasm" | "hipporag_wasm.js" | "hipporag.js" | "hipporag-encoders.js" => {
             single
         }

@@ -1,0 +1,185 @@
+//! The `bm25` and `hybrid` rankings of a question over any [`IndexReader`]: the one path the
+//! single file and the index in pieces both rank through, so a site's page and `hipporag eval`
+//! give the same top-k.
+
+use super::fusion::{HybridWeights, PassageSignals, hybrid_scores, name_factor};
+use super::options::RetrieveOptions;
+use super::reader::IndexReader;
+use crate::embeddings::{CodeScorer, query_vector};
+use crate::graph::{PprVector, Seed, entity_seeds, is_stopword_of};
+use crate::lexical::{Misspelt, QueryTerms, misspelt_words, query_terms};
+use crate::{Error, Result};
+
+/// Whether `t` (normalised, lowercase) is a stopword of a question for `index`
+/// ([`is_stopword_of`]).
+pub fn is_question_stopword(index: &dyn IndexReader, t: &str) -> bool {
+    is_stopword_of(index.phrases(), t)
+}
+
+/// `question`'s BM25 query over `index`'s dictionary ([`query_terms`], a misspelt word's
+/// neighbours read in the static vocabulary too); `None` for an index without BM25.
+pub fn bm25_query(index: &dyn IndexReader, question: &str) -> Option<QueryTerms> {
+    let stop = |t: &str| is_question_stopword(index, t);
+    let dict = index.dictionary()?;
+    let words = index.static_vocabulary();
+    Some(query_terms(question, index.language(), dict, words, &stop))
+}
+
+/// The words of `question` that BM25 and the static query vector match to their neighbours
+/// ([`misspelt_words`]); none for an index without BM25.
+pub fn misspelt(index: &dyn IndexReader, question: &str) -> Vec<Misspelt> {
+    let stop = |t: &str| is_question_stopword(index, t);
+    index.dictionary().map_or_else(Vec::new, |dict| {
+        misspelt_words(question, index.language(), dict, &stop)
+    })
+}
+
+/// BM25's score of every passage for `question` (`|P|` values), its word being typed and its
+/// misspelt words expanded ([`crate::lexical`]).
+///
+/// # Errors
+/// [`Error::InvalidRequest`] for an index without BM25; the reader's errors.
+pub fn bm25_scores(index: &dyn IndexReader, question: &str) -> Result<Vec<f64>> {
+    let query = bm25_query(index, question).ok_or_else(|| {
+        Error::InvalidRequest(
+            "the index has no BM25 index: rebuild it with this version of hipporag".into(),
+        )
+    })?;
+    index.bm25_scores(&query)
+}
+
+/// The static score of every passage for `question` (`|P|` values,
+/// [`crate::embeddings::StaticEmbeddings::scores`]); `None` without static word embeddings or
+/// when no word of `question` is in their vocabulary. Its misspelt words stand for their
+/// neighbours ([`query_vector`]).
+pub fn static_scores(index: &dyn IndexReader, question: &str) -> Option<Vec<f64>> {
+    let vector = static_query_vector(index, question)?;
+    Some(index.static_scores(&CodeScorer::new(&vector)))
+}
+
+/// `question`'s static query vector over `index`'s vocabulary ([`query_vector`], its misspelt
+/// words standing for their neighbours); `None` without static word embeddings or when no word
+/// of `question` is in their vocabulary.
+pub fn static_query_vector(index: &dyn IndexReader, question: &str) -> Option<Vec<f32>> {
+    let vocabulary = index.static_vocabulary()?;
+    let misspelt: Vec<String> = misspelt(index, question)
+        .into_iter()
+        .map(|m| m.word)
+        .collect();
+    query_vector(question, vocabulary, &misspelt)
+}
+
+/// One question of the hybrid ranking, as the caller has it.
+#[derive(Debug, Clone, Copy)]
+pub struct HybridQuery<'a> {
+    /// The question: its BM25 terms, static words and names.
+    pub question: &'a str,
+    /// Its query entities ([`crate::graph::extract_query_entities`], or the caller's NER).
+    pub entities: &'a [String],
+    /// Seeds the caller linked by embedding (the single file's nearest phrase nodes,
+    /// [`crate::graph::link_entities`]); `None` seeds the query entities that are phrase nodes
+    /// ([`entity_seeds`]).
+    pub linked: Option<&'a [Seed]>,
+    /// Dense passage scores from a neural encoder's query embedding, when given.
+    pub dense: Option<&'a [f64]>,
+}
+
+/// One question's hybrid ranking ([`super::hybrid_scores`]) with the seeds it was mixed from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hybrid {
+    /// The score of every passage (`|P|` values).
+    pub scores: Vec<f64>,
+    /// The graph weight `w` the shares were mixed with.
+    pub graph_weight: f64,
+    /// The seeds, each weight its share of the score (summing to `graph_weight`); none when
+    /// the graph has no share.
+    pub seeds: Vec<Seed>,
+}
+
+/// Checks the options both index forms read alike.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] for `top_k` 0 or a phrase weight outside [0, 1].
+pub fn check_options(opts: &RetrieveOptions) -> Result<()> {
+    if opts.top_k == 0 {
+        return Err(Error::InvalidRequest("topK must be at least 1".into()));
+    }
+    if opts
+        .phrase_weight
+        .is_some_and(|w| !(0.0..=1.0).contains(&w))
+    {
+        return Err(Error::InvalidRequest(
+            "phraseWeight must be in [0, 1]".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `opts` give the graph a share of the hybrid ranking: a phrase weight other than 0
+/// and a walk (a damping factor other than 0).
+pub fn has_graph_share(opts: &RetrieveOptions) -> bool {
+    opts.phrase_weight != Some(0.0) && opts.damping != 0.0
+}
+
+/// The hybrid ranking of `q` over `index` with `opts`' weights ([`super::hybrid_scores`]):
+/// BM25 fused with the static scores by page, mixed with the graph share of the seeds' PPR
+/// vectors. `None` when neither share scores any passage.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] for an index without BM25; the reader's errors (a damping factor
+/// it cannot serve).
+pub fn hybrid(
+    index: &dyn IndexReader,
+    q: &HybridQuery<'_>,
+    opts: &RetrieveOptions,
+) -> Result<Option<Hybrid>> {
+    let lexical = bm25_scores(index, q.question)?;
+    let statics = (opts.static_weight > 0.0)
+        .then(|| static_scores(index, q.question))
+        .flatten();
+    let mut seeds = match q.linked {
+        _ if !has_graph_share(opts) => Vec::new(),
+        Some(linked) => linked.to_vec(),
+        None => entity_seeds(q.entities, index.phrases()),
+    };
+    let vectors = seeds
+        .iter()
+        .map(|s| index.ppr_vector(s.phrase_id, opts.damping))
+        .collect::<Result<Vec<_>>>()?;
+    let weighted: Vec<(f64, &PprVector)> = seeds
+        .iter()
+        .zip(&vectors)
+        .filter_map(|(s, v)| Some((s.weight, v.as_deref()?)))
+        .collect();
+    let signals = PassageSignals {
+        bm25: &lexical,
+        statics: statics.as_deref(),
+        dense: q.dense,
+        pages: index.pages(),
+    };
+    let dict = index
+        .dictionary()
+        .expect("bm25_scores checked the dictionary");
+    let weights = HybridWeights {
+        static_weight: opts.static_weight,
+        dense_weight: opts.dense_weight,
+        phrase_weight: opts.phrase_weight,
+        name_factor: name_factor(q.question, index.language(), dict),
+    };
+    let Some(h) = hybrid_scores(&signals, &weighted, &weights) else {
+        return Ok(None);
+    };
+    if h.graph_weight == 0.0 {
+        seeds.clear();
+    }
+    // Each seed's weight becomes its share of the score, as an explanation shows it.
+    let mass: f64 = seeds.iter().map(|s| s.weight).sum();
+    for s in &mut seeds {
+        s.weight *= h.graph_weight / mass;
+    }
+    Ok(Some(Hybrid {
+        scores: h.scores,
+        graph_weight: h.graph_weight,
+        seeds,
+    }))
+}
