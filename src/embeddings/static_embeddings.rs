@@ -6,8 +6,8 @@
 //!
 //! * **vocabulary** — the corpus' [`static_words`] held by at least [`MIN_DF`] passages;
 //! * **word vectors** — each word encoded alone by the index-time sentence encoder
-//!   (all-MiniLM-L6-v2), kept as its **sign bits** (1 bit per dimension: on the CoNaLa `dev`
-//!   split, 1-bit d384 ranked as well as f32 at 1/32 of the bytes);
+//!   (all-MiniLM-L6-v2), kept as its **sign bits** (1 bit per dimension, which ranks as well as
+//!   f32 at a thirty-second of the bytes: docs/tuning.md, "Hybrid ranking");
 //! * **text vector** — the L2-normalised sum of the ±1 word vectors of a text's known words,
 //!   each weighted by its count × BM25's IDF `ln(1 + (N − df + 0.5) / (df + 0.5))`
 //!   (`N` passages; IDF weighting beat Model2Vec's Zipf weighting on `dev`);

@@ -304,8 +304,8 @@ pub struct VectorIndex {
     inv_norms: Vec<f32>,
     /// Sign bits of every row (bit set where the value is > 0), `words` u64 per row: binary
     /// codes for the Hamming prefilter of [`VectorIndex::nearest_many_prefiltered`]. Built on
-    /// its first use (the default exact scan never needs them; building them for every row was
-    /// a third of `Retriever.fromBytes` on musique_train).
+    /// its first use (the default exact scan never needs them, and building them for every row
+    /// would slow every load).
     sign_bits: std::sync::OnceLock<Vec<u64>>,
     words: usize,
 }

@@ -7,8 +7,8 @@
 //! entities before encoding them) *is* a phrase node links to that node without a scan: under
 //! the index's encoder the two strings embed identically, so that node is the nearest neighbour
 //! (cosine 1); a scan of the int8 codes could only prefer another node through quantisation
-//! error. The reported cosine is still the one computed from the codes. This skips the scan —
-//! 80% of a `hipporag1` query's instructions on musique_train — for most built-in entities. The seed's reset weight is
+//! error. The reported cosine is still the one computed from the codes. This skips the scan,
+//! most of a `hipporag1` query's work, for most built-in entities. The seed's reset weight is
 //! the node specificity `s_i = 1/|P_i|` of that phrase (§3.2: rarer phrases are more specific
 //! and get more restart mass). Two entities linking to one node give it one weight, not two
 //! (the reference writes the weight into the reset vector, it does not add).

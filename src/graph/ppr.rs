@@ -257,8 +257,7 @@ pub fn personalized_pagerank_push(
     let mut state: Vec<[f64; 2]> = r
         .iter()
         .zip(inv_degree)
-        // (A comparison, not `f64::min`: in wasm that is a call to libm's `fmin`, 9% of a
-        // hipporag1 query in a Node CPU profile.)
+        // (A comparison, not `f64::min`: in wasm that is a call to libm's `fmin`.)
         .map(|(&rho, &inv)| [rho, if inv > 0.0 && inv < 1.0 { inv } else { 1.0 }])
         .collect();
     let mut p = vec![0f64; n];

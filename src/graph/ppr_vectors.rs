@@ -21,15 +21,13 @@ use crate::graph::top_k;
 use crate::index::SparseMatrix;
 use crate::{Error, Result};
 
-/// Passages kept per phrase node's PPR vector. On musique_train (rule extractor, hybrid at
-/// phrase weight 0.9) keeping 16, 32 or 256 gave the same recall@5 (docs/tuning.md).
+/// Passages kept per phrase node's PPR vector: more kept no better ranking (docs/tuning.md,
+/// the musique rules row).
 pub const PPR_VECTOR_PASSAGES: usize = 16;
 
 /// The forward push's residual bound for one phrase node's vector (per unit of weighted
-/// degree, as [`crate::graph::personalized_pagerank_push`] bounds it). One seed's mass is 1. On
-/// musique_train (rule extractor) 1e-5 ranked as 1e-6 at recall@5 and 1e-4 lost a point
-/// (docs/tuning.md); 1e-5 computes every phrase node's vector of Python's docs ten times faster
-/// than 1e-6.
+/// degree, as [`crate::graph::personalized_pagerank_push`] bounds it). One seed's mass is 1. A
+/// finer bound ranked no better and a coarser one worse (docs/tuning.md).
 pub const PPR_VECTOR_EPSILON: f64 = 1e-5;
 
 /// A phrase node's PPR vector over passages: its best [`PPR_VECTOR_PASSAGES`] passages at most,

@@ -1,11 +1,11 @@
-//! Score utilities shared by linking, PPR seeding and ranking: top-k selection, min-max
-//! scaling and reciprocal-rank fusion by page.
+//! Score utilities shared by linking, PPR seeding and ranking: top-k selection and min-max
+//! scaling.
 
 /// The `k` best `(id, score)` pairs: score descending, id ascending on ties; NaN never wins.
 ///
 /// For `k ≤ 64` one pass keeps the best `k` in a sorted buffer (most scores lose a single
-/// comparison with the current `k`-th); larger `k` select with `select_nth_unstable`. A full
-/// selection over the 16k phrase nodes was 6% of a hipporag1 query in wasm.
+/// comparison with the current `k`-th); larger `k` select with `select_nth_unstable`, where a
+/// full sort of every phrase node would cost a query more.
 pub fn top_k(scores: &[f64], k: usize) -> Vec<(usize, f64)> {
     best_of(scores.iter().copied().enumerate(), k)
 }

@@ -15,11 +15,9 @@
 //! edges weighted by count, synonymy edges by cosine), the passage-node matrix transposed (`Pᵀ`,
 //! passages × phrases, CSR, occurrence counts), the passages (title, text, optional URL), passage
 //! embeddings, the facts (triples as phrase ids + relation), when built, fact embeddings and,
-//! when built, the BM25 index of the passages ([`crate::lexical::Bm25Data`]; format 3 added it)
-//! and, when built, the static word embeddings
-//! ([`crate::embeddings::StaticEmbeddingsData`]; format 4 added them, format 5 replaced
-//! their int8 passage vectors with sign-bit codes in IVF clusters; format 6 records the
-//! passages' [`Language`] in the header).
+//! when built, the BM25 index of the passages ([`crate::lexical::Bm25Data`]) and, when built,
+//! the static word embeddings ([`crate::embeddings::StaticEmbeddingsData`]). The header
+//! records the passages' [`Language`]. CHANGELOG.md lists what each format version changed.
 //!
 //! Loading checks, in order, each with its own [`FormatProblem`]: magic
 //! ([`FormatProblem::BadMagic`]), version ([`FormatProblem::UnsupportedVersion`]), length
@@ -27,10 +25,10 @@
 //! structural invariant ([`FormatProblem::Invalid`] naming the field). No
 //! input makes loading panic. The same [`IndexData`] always encodes to the same bytes.
 //!
-//! The checksum is Adler-32 rather than CRC-32 (format version 1) because it runs on wasm SIMD
-//! (`simd-adler32`), where CRC-32's table-driven code dominated `Retriever.fromBytes` (docs/benchmarks.md
-//! has the figures). For payloads of megabytes Adler-32 detects random damage as
-//! reliably; truncation is caught by the length field before either.
+//! The checksum is Adler-32 rather than CRC-32 because it runs on wasm SIMD (`simd-adler32`),
+//! where CRC-32's table-driven code dominated `Retriever.fromBytes` (docs/benchmarks.md). For
+//! payloads of megabytes Adler-32 detects random damage as reliably; truncation is caught by
+//! the length field before either.
 
 use serde::{Deserialize, Serialize};
 use sprs::CsMatI;

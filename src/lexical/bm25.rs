@@ -318,7 +318,7 @@ fn check_params(params: Bm25Params) -> Result<()> {
     if k1.is_finite() && k1 >= 0.0 && (0.0..=1.0).contains(&b) {
         Ok(())
     } else {
-        // (The values are not printed: float formatting would add ~8 KB to the site's
+        // (The values are not printed: float formatting would grow the site's
         // search module.)
         Err(invalid(
             "params: k1 must be finite and ≥ 0, and b in [0, 1]".into(),

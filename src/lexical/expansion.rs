@@ -207,7 +207,7 @@ pub fn misspelt_words(
 
 /// The BM25 terms of the static words one edit from the misspelt `word`
 /// ([`StaticVocabulary::neighbours`]), in word order, once each. The index in pieces loads
-/// their term pieces ([`crate::pieces::Pieces::missing_term_pieces`]).
+/// their term pieces ([`crate::pieces::Pieces::missing`]).
 pub fn word_neighbour_terms(
     word: &str,
     language: Language,

@@ -1,46 +1,4 @@
-//! The index in pieces: what a static site serves so that a browser fetches only what a query
-//! needs (Pagefind's shape: a small entry, then immutable chunks).
-//!
-//! It serves the default ranking — the `hybrid` mode ([`crate::search`]: BM25 fused by page with
-//! the static word-embedding scores, mixed with the PPR vectors of the query's seeds) — and the
-//! `bm25` mode, and gives the same top-k as the single file ([`crate::search::Retriever`])
-//! by running the same functions on the same numbers ([`Pieces`]). The `hipporag1`,
-//! `hipporag2` and `dense` modes need the single-file index.
-//!
-//! ```text
-//! piece     holds                                                    fetched
-//! meta      passage count, page of each passage, BM25 parameters,   at init()
-//!           language and passage lengths, the stopwords (keys that
-//!           no piece holds), static dimension,
-//!           IVF centroids (sign bits) and nprobe, the key and
-//!           passage ranges of the other pieces and their build id
-//! term      a range of keys (sorted, split at TermRange::first):    per query key
-//!           the BM25 posting lists of the terms in the range and
-//!           the static sign rows and df of the words in the range
-//!           (keys front-coded, StoredTermPiece)
-//! cluster   one IVF cluster, or several small ones: each one's      per probed cluster
-//!           passages and their codes (ClusterPiece)                  not yet loaded
-//! phrase    a range of phrase keys (sorted, split at               per candidate phrase
-//!           PhraseRange::first): the phrase nodes in the range      of the query
-//!           (their node specificity and PPR vector, PhrasePiece),
-//!           and in Russian the inflection keys in the range
-//! fragment  what a result shows of its passage (JSON: id, title,  per result shown
-//!           url, and the text's opening, up to a set length, of
-//!           each), read by the page's JS; a run of passages in
-//!           passage order
-//! ```
-//!
-//! Every piece is a gzip member, whose CRC-32 and length trailer every gzip reader checks, so
-//! a damaged piece is an error, never a wrong result. The meta piece is named by the first 8
-//! bytes of the SHA-256 of its stored (gzipped) bytes, in hex ([`meta_name`]); the others by
-//! the index's build id and their kind and number ([`piece_name`]): `{build}-t12.bin`. The
-//! build id ([`build_id`]) hashes every other piece, so a name is never reused for other bytes
-//! (each piece is immutable and cacheable forever, and a page holding an old meta piece asks
-//! for names a newer build does not have), and the meta piece names them all in 8 bytes
-//! instead of 8 per piece (on Python's docs, 2,530 pieces: 20 KB that every first search
-//! fetched). The meta, term, cluster and phrase pieces are postcard after a 4-byte tag and a u32
-//! format version ([`PIECE_VERSION`]); the indexer compresses a meta or term piece field by
-//! field ([`PieceSections`]), which any gzip reader reads as one stream.
+//! The pieces' formats: what each holds, how it is named, encoded and decoded.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -51,16 +9,8 @@ use crate::lexical::Bm25Params;
 use crate::text::Language;
 use crate::{Error, Result};
 
-/// The layout of the meta, term and cluster pieces this build writes and reads (2: fragment
-/// pieces as passage ranges; 3: a term piece's keys front-coded and its posting lists stored
-/// by length, [`TermPiece`], and the meta piece's passage lengths as byte planes; 4: a
-/// cluster piece holds one IVF cluster or several small ones, [`ClusterRef`]; 5: phrase pieces,
-/// [`PhrasePiece`], and the meta piece's query stopwords and damping factor; 6: pieces named
-/// by the build id, [`piece_name`], instead of each by its own hash; 7: the deletes dictionary
-/// in the term pieces, [`TermPiece::deletes`]; 8: the passage lengths as one-byte norms,
-/// the meta piece's `length_norms`, instead of byte planes of `u32`; 9: each posting's BM25 impact,
-/// [`TermPiece::impacts`], instead of its term frequency, and no passage lengths in the meta
-/// piece).
+/// The layout of the meta, term, cluster and phrase pieces this build writes and reads
+/// (CHANGELOG.md lists what each version changed).
 pub const PIECE_VERSION: u32 = 9;
 
 /// Bytes of SHA-256 in the meta piece's name and in the build id.
@@ -194,10 +144,9 @@ pub struct TermRange {
 /// sign rows laid out as [`crate::embeddings::StaticEmbeddingsData`], for the keys of
 /// its range.
 ///
-/// Stored as [`StoredTermPiece`] ([`PIECE_VERSION`] 3): `terms` and `words` front-coded
+/// Stored as [`StoredTermPiece`]: `terms` and `words` front-coded
 /// ([`FrontCoded`]) and `ptr` as each posting list's length, since sorted keys share long
-/// prefixes and lengths are small numbers, where offsets and whole keys are not (on Python's
-/// docs the term pieces are 4% smaller gzipped).
+/// prefixes and lengths are small numbers, where offsets and whole keys are not.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TermPiece {
     /// BM25 terms, sorted and distinct.

@@ -400,8 +400,8 @@ impl Pieces {
         for (v, (&count, &scale)) in p.counts.iter().zip(&p.scales).enumerate() {
             let count = usize::from(count);
             if count > PPR_VECTOR_PASSAGES || (count > 0) != (scale > 0.0 && scale.is_finite()) {
-                // (No float is printed here or below: float formatting would add about 8 KB to
-                // the site's search module.)
+                // (No float is printed here or below: float formatting would grow the page's
+                // search module.)
                 return Err(bad(format!(
                     "vector {v} keeps {count} passages (at most {PPR_VECTOR_PASSAGES}), or its \
                      scale is not positive and finite where it keeps any"
@@ -709,7 +709,7 @@ impl TermDictionary for Pieces {
     }
 
     /// From the loaded pieces of the term's query keys and deletes keys
-    /// ([`Pieces::missing_term_pieces`] loads them).
+    /// ([`Pieces::missing`] loads them).
     fn neighbours(&self, term: &str, f: &mut dyn FnMut(&str, u32)) {
         self.neighbour_rows(term, |p| &p.terms, &mut |p, k| {
             f(&p.terms[k], p.ptr[k + 1] - p.ptr[k]);
@@ -717,7 +717,7 @@ impl TermDictionary for Pieces {
     }
 }
 
-/// The static words of the loaded term pieces; [`Pieces::missing_term_pieces`] loads those
+/// The static words of the loaded term pieces; [`Pieces::missing`] loads those
 /// a query's vector reads, the typed word's key range included.
 impl StaticVocabulary for Pieces {
     fn dim(&self) -> usize {

@@ -1,6 +1,5 @@
-//! The `hybrid` ranking, in one place: the single file ([`crate::search`]) and the index in
-//! pieces ([`crate::pieces::Pieces`]) both rank with [`hybrid_scores`], from the same
-//! numbers, so a site's page and `hipporag eval` give the same top-k.
+//! The `hybrid` ranking's mix of signals ([`hybrid_scores`]), which [`crate::search::hybrid`]
+//! calls for the single file and the index in pieces alike.
 //!
 //! A passage's score is a mix of two distributions over passages:
 //!
@@ -12,7 +11,7 @@
 //!   Without static embeddings, a neural encoder's dense scores (min-max scaled) are added to
 //!   BM25's at `dense_weight`.
 //! * the **graph share** `g` ([`graph_share`]): the personalized PageRank of the query's seeds
-//!   (query entities that are phrase nodes, [`entity_seeds`], reset weight = node
+//!   (query entities that are phrase nodes, [`crate::graph::entity_seeds`], reset weight = node
 //!   specificity, HippoRAG §3.2) over HippoRAG 2's graph of phrase and passage nodes, as the
 //!   weighted sum of each seed's own PPR vector ([`crate::graph`]; PPR is linear in its
 //!   reset vector). It sums to at most 1.
@@ -34,8 +33,7 @@ pub const RRF_DEPTH: usize = 100;
 /// 1: equal weights, RRF's plain form (docs/tuning.md, "Semantic tier: the dense weight").
 pub const DENSE_RRF_WEIGHT: f64 = 1.0;
 /// The graph weight's ceiling in [`graph_weight`]: HippoRAG's multi-hop questions want most of
-/// the mass on the seeds (musique_train, rule extractor: hybrid R@5 peaks at phrase weight 0.9,
-/// docs/tuning.md).
+/// the mass on the seeds (docs/tuning.md, "One hybrid ranking for every corpus").
 pub const MAX_GRAPH_WEIGHT: f64 = 0.9;
 
 /// The per-passage signals of one query, each with one value per passage (`|P|`).
@@ -141,7 +139,7 @@ pub const NAME_SHARE_FULL: f64 = 0.1;
 /// The most passages a title-case word may be in and still count as a name for
 /// [`name_factor`]: a name picks out a few passages (HippoRAG's node specificity, §3.2, is
 /// the inverse of that count), where a site's own name ("Python") or an API's type names
-/// (rust-doc's `Mutex` and `String` are in 341 and 5,278 of its passages) are everywhere.
+/// (rust-doc's `Mutex` and `String`) are everywhere.
 pub const MAX_NAME_PASSAGES: u32 = 100;
 
 /// What `question`'s names leave of the static scores' weight: `1 − clamp(s / 0.1, 0, 1)`,
@@ -152,15 +150,10 @@ pub const MAX_NAME_PASSAGES: u32 = 100;
 /// static scores are then all that can stand in for it. [`hybrid_passage_share`] applies it
 /// only where the graph agrees with the text.
 ///
-/// Why: static word vectors (all-MiniLM-L6-v2's, [`crate::embeddings`]) bridge the
-/// vocabulary of a question about concepts and a page's ("sort a dict by value" → "sorted",
-/// "key function"), which BM25 cannot. A question about named things is matched by its names,
-/// which BM25 finds exactly and whose static vectors barely tell them apart, so the static
-/// scores only push up passages of the same kind ("founded", "owned" in any institution's
-/// article). On musique_train as a site the passage share with the static scores ranks below
-/// BM25 alone; on Python's docs it is 16 points of page R@10 above it. docs/tuning.md, "A
-/// question's names leave the static scores out where the graph agrees", has the dev-half
-/// measurements and the rules tried beside this one.
+/// Why: static word vectors bridge a question's concepts to a page's words, which BM25 cannot;
+/// a question about named things is matched by its names, which BM25 finds exactly and static
+/// vectors barely tell apart (docs/tuning.md, "A question's names leave the static scores out
+/// where the graph agrees").
 pub fn name_factor(question: &str, language: Language, dict: &dyn TermDictionary) -> f64 {
     // A name BM25 can match to a few passages.
     let matched = |w: &str| {
@@ -177,9 +170,8 @@ pub fn name_factor(question: &str, language: Language, dict: &dyn TermDictionary
 /// the passage share with the static weight times `name_factor`.
 ///
 /// Why the agreement: a multi-hop question's named seeds lead the walk to passages the text
-/// signals rank too (HippoRAG's questions); an incidental name does not (a docs question "… in
-/// Django": Python's docs mention Django in 7 passages, none about the question, and the
-/// static scores are what finds its answer). Measured in docs/tuning.md.
+/// signals rank too; an incidental name ("… in Django" on Python's docs) does not, and the
+/// static scores are then what finds the answer (docs/tuning.md).
 pub fn hybrid_passage_share(s: &PassageSignals<'_>, g: &[f64], w: &HybridWeights) -> Vec<f64> {
     let b = passage_share(s, w);
     let named = w.name_factor < 1.0 && w.static_weight > 0.0 && s.statics.is_some();
@@ -205,15 +197,9 @@ pub const AGREEMENT_FULL: f64 = 0.5;
 /// At or below [`AGREEMENT_FLOOR`] the weight is 0, at or above [`AGREEMENT_FULL`] it is
 /// [`MAX_GRAPH_WEIGHT`], linear between; 0 without a graph share.
 ///
-/// Why: HippoRAG's seeds are the query's named entities, and the passages that name them are
-/// among those the question's own words find, so the walk from them starts where BM25 does and
-/// adds the passages one hop further (multi-hop questions: musique_train's agreement is 0.81
-/// on average). When the query's phrase nodes are not its subject — a docs question whose
-/// words match generic or incidental phrases ("order", "mydict") — the walk leads to passages
-/// the text signals do not rank at all (Python's docs: agreement 0.19), and the graph is left
-/// out. The agreement is a property of the query's own scores, not of a language or corpus,
-/// so the rule needs no constant per language. docs/tuning.md, "One hybrid ranking for every
-/// corpus", has the measurements on the dev halves, and the rules tried beside it.
+/// Why: a multi-hop question's seeds are named in passages its own words find, so its walk
+/// starts where BM25 does and adds passages one hop further; seeds that are not the question's
+/// subject lead elsewhere (docs/tuning.md, "One hybrid ranking for every corpus").
 pub fn graph_weight(b: &[f64], g: &[f64]) -> f64 {
     let a = agreement(b, g, AGREEMENT_DEPTH);
     MAX_GRAPH_WEIGHT * ((a - AGREEMENT_FLOOR) / (AGREEMENT_FULL - AGREEMENT_FLOOR)).clamp(0.0, 1.0)
@@ -268,9 +254,8 @@ pub fn hybrid_scores(
 /// the same signals (lowest id on ties); every other passage gets 0.
 ///
 /// Why pages: docs pages hold many passages, and the two signals often match different
-/// passages of the gold page. On the CoNaLa `dev` split of Python's docs, fusing by page gave
-/// page recall@10 0.609 against 0.569 for the same fusion by passage (docs/tuning.md, "Hybrid ranking").
-/// Without URLs every passage is its own page, and this is plain RRF over passages.
+/// passages of the gold page (docs/tuning.md, "Hybrid ranking"). Without URLs every passage is
+/// its own page, and this is plain RRF over passages.
 pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) -> Vec<f64> {
     let np = pages.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
     let mut by_page = vec![0.0; np];

@@ -110,7 +110,7 @@ pub struct RetrieveOptions {
     /// HippoRAG 2: facts linked to the query, and seed phrases kept (reference: 5).
     pub linking_top_k: usize,
     /// HippoRAG 1 seed linking: rows rescored per entity after the binary-code prefilter; 0,
-    /// the default, scans every phrase exactly (docs/tuning.md, "Seed linking").
+    /// the default, scans every phrase exactly (docs/tuning.md, "Measurements behind the code").
     pub linking_candidates: usize,
     /// HippoRAG 2: reset weight scale of passage nodes (reference: 0.05).
     pub passage_node_weight: f64,

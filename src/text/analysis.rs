@@ -12,8 +12,8 @@
 //! * in a Chinese index, a run of Han characters (UAX #29 makes each one a word): every
 //!   character and every overlapping pair, as Lucene's `CJKBigramFilter` with its unigrams
 //!   kept. Bigrams stand in for words without a segmentation dictionary, which the browser
-//!   would have to download (jieba's is 5 MB); the single characters keep one-character words
-//!   and names findable.
+//!   would have to download; the single characters keep one-character words and names
+//!   findable.
 //!
 //! Stopwords are not removed here: the indexer leaves them out of the dictionary
 //! ([`crate::lexical::Bm25Data::build`]), so a query stopword finds no posting list and the
@@ -152,7 +152,7 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
 /// ([`crate::text::normalize_phrase`]) meet: each Cyrillic token stemmed by Snowball's
 /// Russian stemmer ("персонализированного алгоритма" and "персонализированный алгоритм" →
 /// "персонализирова алгоритм"). `None` for a language whose phrase nodes are their normalised
-/// text (English, whose figures were measured that way; Chinese, which does not inflect).
+/// text (English; Chinese, which does not inflect).
 /// The indexer merges phrases with one key into one node, and the query side looks a span's
 /// key up ([`crate::index::Index::phrase_id_inflected`]).
 pub fn phrase_stem_key(normalized: &str, language: Language) -> Option<String> {

@@ -13,9 +13,8 @@
 //! continues it and `the`, `and` join anywhere, so titles of works survive whole ("Walk the
 //! Line", "The Girl Who Kicked the Hornets' Nest", "Judiciary Act of 1869"). A query entity is
 //! linked to the nearest phrase node by embedding, so a longer span still finds its node,
-//! while in a passage the same looseness would make run-on phrase nodes of sentence fragments.
-//! (Measured on musique_train with the rule extractor, hashed encoder: the passage rules on the
-//! query side split those four titles and cost 0.3 points of hipporag1 R@5.)
+//! while in a passage the same looseness would make run-on phrase nodes of sentence fragments
+//! (docs/tuning.md, "Measurements behind the code").
 
 use std::ops::Range;
 

@@ -18,9 +18,8 @@
 //! extractor ([`crate::graph`]) and the phrase table agree.
 //!
 //! NFKD comes from the `unicode-normalization` crate natively and from the browser's own
-//! `String.prototype.normalize("NFKD")` (ICU) in wasm: the crate's decomposition tables are 64 KB
-//! of the gzipped module, which every page would download for a few dozen short strings per
-//! query. Decompositions of assigned characters are frozen by Unicode's normalization stability
+//! `String.prototype.normalize("NFKD")` (ICU) in wasm: the crate's decomposition tables would
+//! be most of the module every page downloads, for a few dozen short strings per query. Decompositions of assigned characters are frozen by Unicode's normalization stability
 //! policy, so both give the same result; `tests/wasm.rs` checks them on Latin, Greek, Cyrillic,
 //! Devanagari, CJK, ligature and full-width strings.
 
