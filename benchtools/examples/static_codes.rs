@@ -72,6 +72,98 @@ struct Row {
     bytes: f64,
 }
 
+impl Row {
+    /// Adds one question's ranking: the site's fusion of `lexical` and `stat` by page.
+    fn add(&mut self, lexical: &[f64], stat: &[f64], bytes: f64, pages: &[u32], gold: &[Vec<u32>]) {
+        let np = lexical.len();
+        let fused = page_rrf(&[(lexical, 1.0), (stat, 1.0)], pages, RRF_K, RRF_DEPTH);
+        let mut order: Vec<usize> = (0..np).filter(|&j| fused[j] > 0.0).collect();
+        order.sort_by(|&a, &b| fused[b].total_cmp(&fused[a]).then(a.cmp(&b)));
+        let mut top: Vec<u32> = Vec::new();
+        for j in order {
+            if !top.contains(&pages[j]) {
+                top.push(pages[j]);
+                if top.len() == 10 {
+                    break;
+                }
+            }
+        }
+        let gold_pages: Vec<u32> = gold
+            .iter()
+            .filter_map(|g| g.first().map(|&j| pages[j as usize]))
+            .collect();
+        self.hit1 += f64::from(u8::from(
+            top.first().is_some_and(|t| gold_pages.contains(t)),
+        ));
+        self.hit10 += f64::from(u8::from(gold_pages.iter().any(|g| top.contains(g))));
+        self.r10 +=
+            gold_pages.iter().filter(|g| top.contains(g)).count() as f64 / gold.len().max(1) as f64;
+        self.bytes += bytes;
+    }
+}
+
+const DIM: usize = 384;
+const NPROBES: [usize; 4] = [6, 8, 12, 16];
+
+/// An inverted file over the passages' sign bits: `clusters` centroids (as sign bits) and the
+/// passages of each.
+struct Ivf {
+    clusters: usize,
+    centroids: Vec<Vec<f32>>,
+    members: Vec<Vec<usize>>,
+}
+
+impl Ivf {
+    /// Spherical k-means of the normalised sign-bit vectors `pb` into `clusters`.
+    fn new(pb: &[Vec<f32>], clusters: usize) -> Self {
+        let unit: Vec<Vec<f32>> = pb
+            .iter()
+            .map(|v| {
+                let mut v = v.clone();
+                normalise(&mut v);
+                v
+            })
+            .collect();
+        let (cent, assign) = kmeans(&unit, clusters);
+        let mut members = vec![Vec::new(); clusters];
+        for (j, &a) in assign.iter().enumerate() {
+            members[a].push(j);
+        }
+        Ivf {
+            clusters,
+            centroids: cent.iter().map(|v| bits(v)).collect(),
+            members,
+        }
+    }
+
+    /// For each of [`NPROBES`]: the static scores of the passages in the `nprobe` clusters
+    /// nearest `qv` (the others 0), and the bytes of codes they read.
+    fn probes(&self, qv: &[f32], pb: &[Vec<f32>]) -> Vec<(Vec<f64>, f64)> {
+        let c = self.clusters;
+        let mut order: Vec<usize> = (0..c).collect();
+        order.sort_by(|&a, &b| {
+            dot(qv, &self.centroids[b])
+                .total_cmp(&dot(qv, &self.centroids[a]))
+                .then(a.cmp(&b))
+        });
+        NPROBES
+            .iter()
+            .map(|&nprobe| {
+                let mut s = vec![0f64; pb.len()];
+                let mut n = 0;
+                for &k in &order[..nprobe.min(c)] {
+                    for &j in &self.members[k] {
+                        // Shifted so that every probed passage scores above the unprobed 0.
+                        s[j] = 2.0 + f64::from(dot(qv, &pb[j])) / DIM as f64;
+                        n += 1;
+                    }
+                }
+                (s, (c * DIM / 8 + n * DIM / 8) as f64)
+            })
+            .collect()
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let r = Retriever::from_vec(std::fs::read(&args[1]).expect("index")).expect("load");
@@ -86,119 +178,64 @@ fn main() {
         .static_embeddings
         .as_ref()
         .expect("a site index with static embeddings");
-    let pages = &idx.pages;
-    let dim = 384;
     let pv: Vec<Vec<f32>> = idx
         .passages
         .iter()
         .map(|p| {
             st.embed(&format!("{}\n{}", p.title, p.text), &[])
-                .unwrap_or_else(|| vec![0.0; dim])
+                .unwrap_or_else(|| vec![0.0; DIM])
         })
         .collect();
     let pb: Vec<Vec<f32>> = pv.iter().map(|v| bits(v)).collect();
     let np = pv.len();
-    let mut ivf = Vec::new();
-    for c in [128usize, 256] {
-        let (cent, assign) = kmeans(
-            &pb.iter()
-                .map(|v| {
-                    let mut v = v.clone();
-                    normalise(&mut v);
-                    v
-                })
-                .collect::<Vec<_>>(),
-            c,
-        );
-        let cb: Vec<Vec<f32>> = cent.iter().map(|v| bits(v)).collect();
-        let mut members = vec![Vec::new(); c];
-        for (j, &a) in assign.iter().enumerate() {
-            members[a].push(j);
-        }
-        ivf.push((c, cb, members));
-    }
-    let names: Vec<String> = ["the index's own", "f32 recomputed", "sign bits, exact scan"]
-        .iter()
-        .map(|s| s.to_string())
-        .chain(ivf.iter().flat_map(|(c, _, _)| {
-            [6usize, 8, 12, 16].map(move |p| format!("sign bits, IVF C={c} nprobe={p}"))
-        }))
-        .collect();
+    let ivf: Vec<Ivf> = [128usize, 256].map(|c| Ivf::new(&pb, c)).into();
+    let names: Vec<String> =
+        ["the index's own", "f32 recomputed", "sign bits, exact scan"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(ivf.iter().flat_map(|f| {
+                NPROBES.map(|p| format!("sign bits, IVF C={} nprobe={p}", f.clusters))
+            }))
+            .collect();
     let mut rows: Vec<Row> = names.iter().map(|_| Row::default()).collect();
     for q in &qs {
         let lexical = hipporag_wasm::search::bm25_scores(&r, &q.question).expect("bm25");
         let Some(qv) = st.embed(&q.question, &[]) else {
             continue;
         };
-        let mut variants: Vec<(Vec<f64>, f64)> = Vec::new();
-        variants.push((
-            hipporag_wasm::search::static_scores(&r, &q.question).unwrap_or_default(),
-            (np * dim) as f64,
-        ));
-        variants.push((
-            pv.iter().map(|p| f64::from(dot(&qv, p))).collect(),
-            (np * dim * 4) as f64,
-        ));
-        variants.push((
-            pb.iter().map(|p| f64::from(dot(&qv, p))).collect(),
-            (np * dim / 8) as f64,
-        ));
-        for (c, cb, members) in &ivf {
-            let mut order: Vec<usize> = (0..*c).collect();
-            order.sort_by(|&a, &b| {
-                dot(&qv, &cb[b])
-                    .total_cmp(&dot(&qv, &cb[a]))
-                    .then(a.cmp(&b))
-            });
-            for nprobe in [6usize, 8, 12, 16] {
-                let mut s = vec![0f64; np];
-                let mut n = 0;
-                for &k in &order[..nprobe.min(*c)] {
-                    for &j in &members[k] {
-                        // Shifted so that every probed passage scores above the unprobed 0.
-                        s[j] = 2.0 + f64::from(dot(&qv, &pb[j])) / dim as f64;
-                        n += 1;
-                    }
-                }
-                variants.push((s, (c * dim / 8 + n * dim / 8) as f64));
-            }
+        let mut variants: Vec<(Vec<f64>, f64)> = vec![
+            (
+                hipporag_wasm::search::static_scores(&r, &q.question).unwrap_or_default(),
+                (np * DIM) as f64,
+            ),
+            (
+                pv.iter().map(|p| f64::from(dot(&qv, p))).collect(),
+                (np * DIM * 4) as f64,
+            ),
+            (
+                pb.iter().map(|p| f64::from(dot(&qv, p))).collect(),
+                (np * DIM / 8) as f64,
+            ),
+        ];
+        for f in &ivf {
+            variants.extend(f.probes(&qv, &pb));
         }
         for (row, (stat, bytes)) in rows.iter_mut().zip(&variants) {
-            let fused = page_rrf(&[(&lexical, 1.0), (stat, 1.0)], pages, RRF_K, RRF_DEPTH);
-            let mut order: Vec<usize> = (0..np).filter(|&j| fused[j] > 0.0).collect();
-            order.sort_by(|&a, &b| fused[b].total_cmp(&fused[a]).then(a.cmp(&b)));
-            let mut top: Vec<u32> = Vec::new();
-            for j in order {
-                if !top.contains(&pages[j]) {
-                    top.push(pages[j]);
-                    if top.len() == 10 {
-                        break;
-                    }
-                }
-            }
-            let gold: Vec<u32> = q
-                .gold
-                .iter()
-                .filter_map(|g| g.first().map(|&j| pages[j as usize]))
-                .collect();
-            row.hit1 += f64::from(u8::from(top.first().is_some_and(|t| gold.contains(t))));
-            row.hit10 += f64::from(u8::from(gold.iter().any(|g| top.contains(g))));
-            row.r10 +=
-                gold.iter().filter(|g| top.contains(g)).count() as f64 / q.gold.len().max(1) as f64;
-            row.bytes += bytes;
+            row.add(&lexical, stat, *bytes, &idx.pages, &q.gold);
         }
     }
-    let n = qs.len() as f64;
-    println!(
-        "{} questions ({}), {np} passages; static score from:",
-        qs.len(),
-        args[3]
-    );
+    print_rows(&names, &rows, qs.len(), &args[3], np);
+}
+
+/// The table: each way of scoring's hit@1, R@10, hit@10 and bytes per query.
+fn print_rows(names: &[String], rows: &[Row], questions: usize, split: &str, np: usize) {
+    let n = questions as f64;
+    println!("{questions} questions ({split}), {np} passages; static score from:");
     println!(
         "{:<36} {:>6} {:>6} {:>6} {:>14}",
         "passage codes", "hit@1", "R@10", "hit@10", "bytes/query"
     );
-    for (name, row) in names.iter().zip(&rows) {
+    for (name, row) in names.iter().zip(rows) {
         println!(
             "{name:<36} {:>6.3} {:>6.3} {:>6.3} {:>14.0}",
             row.hit1 / n,

@@ -46,6 +46,7 @@ use hipporag_indexer::{Error, Result};
 use hipporag_wasm::embeddings::Encoder;
 use hipporag_wasm::graph::top_k;
 use hipporag_wasm::graph::{PprOptions, personalized_pagerank};
+use hipporag_wasm::index::{Index, SparseMatrix};
 use hipporag_wasm::search::{Mode, PprMethod, RetrieveOptions, Retriever};
 
 /// Value of [`ExportMeta::format`].
@@ -160,6 +161,76 @@ pub fn export(
         max_iterations: opts.max_iterations,
     };
     let mut out = Rows::default();
+    let (fallbacks, probes, graph_shape) =
+        question_rows(&mut out, retriever, encoder, questions, opts, &ppr_opts)?;
+    let Some((graph, inv_degree)) = graph_shape else {
+        return Err(Error::InvalidRequest(format!(
+            "export-graph: none of the {} questions has a seed in {} mode; nothing to compare",
+            questions.len(),
+            opts.mode
+        )));
+    };
+    let dangling: Vec<usize> = (0..inv_degree.len())
+        .filter(|&i| inv_degree[i] == 0.0)
+        .collect();
+    let n_probes = if dangling.is_empty() {
+        0
+    } else {
+        probe_rows(
+            &mut out,
+            probes,
+            &dangling,
+            (graph, inv_degree),
+            index,
+            opts,
+            &ppr_opts,
+        )?
+    };
+    let edges = edge_list(graph);
+    let n = index.phrases.len();
+    let meta = ExportMeta {
+        format: FORMAT.into(),
+        mode: opts.mode,
+        nodes: graph.rows(),
+        phrases: n,
+        passages: index.passages.len(),
+        edges: edges.0.len(),
+        passage_offset: (opts.mode == Mode::HippoRag2).then_some(n),
+        ranking: if opts.mode == Mode::HippoRag2 {
+            "passage_nodes"
+        } else {
+            "pt_dot_ppr"
+        }
+        .into(),
+        damping: opts.damping,
+        tolerance: opts.tolerance,
+        max_iterations: opts.max_iterations,
+        top_k: opts.top_k.min(index.passages.len()),
+        questions: questions.len(),
+        fallbacks,
+        probes: n_probes,
+        dangling_nodes: dangling.len(),
+        encoder: index.header.encoder.id.clone(),
+    };
+    Ok(out.into_export(meta, edges, &index.passage_phrases))
+}
+
+/// A graph and its inverse degrees, as [`Retriever::ppr_problem`] gives them.
+type GraphShape<'a> = (&'a SparseMatrix, &'a [f64]);
+
+/// A question's position and reset vector, which a dangling probe row starts from.
+type Probe = (usize, Vec<f64>);
+
+/// One row per question that has a PPR problem, pushed to `out`. Returns the questions left
+/// out (dense fallbacks), the first [`MAX_PROBES`] questions' reset vectors and the graph.
+fn question_rows<'a>(
+    out: &mut Rows,
+    retriever: &'a Retriever,
+    encoder: &dyn Encoder,
+    questions: &[EvalQuestion],
+    opts: &RetrieveOptions,
+    ppr_opts: &PprOptions,
+) -> Result<(usize, Vec<Probe>, Option<GraphShape<'a>>)> {
     let mut fallbacks = 0;
     let mut graph_shape = None;
     let mut probes = Vec::new();
@@ -174,7 +245,7 @@ pub fn export(
         let res = retriever.retrieve(&input, opts)?;
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let ppr =
-            personalized_pagerank(problem.graph, problem.inv_degree, &problem.reset, &ppr_opts)?;
+            personalized_pagerank(problem.graph, problem.inv_degree, &problem.reset, ppr_opts)?;
         let top: Vec<u32> = res.passages.iter().map(|p| p.id).collect();
         out.push(qi, 0, &problem.reset, &ppr.scores, &top, ms, ppr.steps());
         if probes.len() < MAX_PROBES {
@@ -182,39 +253,46 @@ pub fn export(
         }
         graph_shape.get_or_insert((problem.graph, problem.inv_degree));
     }
-    let Some((graph, inv_degree)) = graph_shape else {
-        return Err(Error::InvalidRequest(format!(
-            "export-graph: none of the {} questions has a seed in {} mode; nothing to compare",
-            questions.len(),
-            opts.mode
-        )));
-    };
-    let dangling: Vec<usize> = (0..inv_degree.len())
-        .filter(|&i| inv_degree[i] == 0.0)
-        .collect();
+    Ok((fallbacks, probes, graph_shape))
+}
+
+/// One probe row per `(question, reset)` of `probes`, pushed to `out`: the reset vector with
+/// weight added on up to 3 of the `dangling` nodes. Returns the rows pushed.
+fn probe_rows(
+    out: &mut Rows,
+    probes: Vec<Probe>,
+    dangling: &[usize],
+    (graph, inv_degree): GraphShape<'_>,
+    index: &Index,
+    opts: &RetrieveOptions,
+    ppr_opts: &PprOptions,
+) -> Result<usize> {
     let mut n_probes = 0;
-    if !dangling.is_empty() {
-        for (qi, mut reset) in probes {
-            let w = reset.iter().copied().fold(0.0, f64::max);
-            // Up to 3 dangling nodes, spread over the id range.
-            for k in 0..3.min(dangling.len()) {
-                reset[dangling[k * dangling.len() / 3.min(dangling.len())]] += w;
-            }
-            let t = Instant::now();
-            let ppr = personalized_pagerank(graph, inv_degree, &reset, &ppr_opts)?;
-            let scores = match opts.mode {
-                Mode::HippoRag2 => ppr.scores[index.phrases.len()..].to_vec(),
-                _ => hipporag_wasm::graph::passage_scores(index, &ppr.scores),
-            };
-            let top: Vec<u32> = top_k(&scores, opts.top_k)
-                .into_iter()
-                .map(|(j, _)| j as u32)
-                .collect();
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            out.push(qi, 1, &reset, &ppr.scores, &top, ms, ppr.steps());
-            n_probes += 1;
+    for (qi, mut reset) in probes {
+        let w = reset.iter().copied().fold(0.0, f64::max);
+        // Up to 3 dangling nodes, spread over the id range.
+        for k in 0..3.min(dangling.len()) {
+            reset[dangling[k * dangling.len() / 3.min(dangling.len())]] += w;
         }
+        let t = Instant::now();
+        let ppr = personalized_pagerank(graph, inv_degree, &reset, ppr_opts)?;
+        let scores = match opts.mode {
+            Mode::HippoRag2 => ppr.scores[index.phrases.len()..].to_vec(),
+            _ => hipporag_wasm::graph::passage_scores(index, &ppr.scores),
+        };
+        let top: Vec<u32> = top_k(&scores, opts.top_k)
+            .into_iter()
+            .map(|(j, _)| j as u32)
+            .collect();
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        out.push(qi, 1, &reset, &ppr.scores, &top, ms, ppr.steps());
+        n_probes += 1;
     }
+    Ok(n_probes)
+}
+
+/// Each undirected edge of `graph` once, `src < dst`: sources, targets and weights.
+fn edge_list(graph: &SparseMatrix) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
     let mut edge_src = Vec::with_capacity(graph.nnz() / 2);
     let mut edge_dst = Vec::with_capacity(graph.nnz() / 2);
     let mut edge_weight = Vec::with_capacity(graph.nnz() / 2);
@@ -225,50 +303,7 @@ pub fn export(
             edge_weight.push(f64::from(w));
         }
     }
-    let pt = &index.passage_phrases;
-    let k = opts.top_k.min(index.passages.len());
-    let n = index.phrases.len();
-    Ok(GraphExport {
-        meta: ExportMeta {
-            format: FORMAT.into(),
-            mode: opts.mode,
-            nodes: graph.rows(),
-            phrases: n,
-            passages: index.passages.len(),
-            edges: edge_src.len(),
-            passage_offset: (opts.mode == Mode::HippoRag2).then_some(n),
-            ranking: if opts.mode == Mode::HippoRag2 {
-                "passage_nodes"
-            } else {
-                "pt_dot_ppr"
-            }
-            .into(),
-            damping: opts.damping,
-            tolerance: opts.tolerance,
-            max_iterations: opts.max_iterations,
-            top_k: k,
-            questions: questions.len(),
-            fallbacks,
-            probes: n_probes,
-            dangling_nodes: dangling.len(),
-            encoder: index.header.encoder.id.clone(),
-        },
-        edge_src,
-        edge_dst,
-        edge_weight,
-        pt_indptr: pt.indptr().raw_storage().to_vec(),
-        pt_indices: pt.indices().to_vec(),
-        pt_data: pt.data().iter().map(|&x| f64::from(x)).collect(),
-        reset_indptr: out.reset_indptr,
-        reset_indices: out.reset_indices,
-        reset_values: out.reset_values,
-        ppr: out.ppr,
-        top: out.top,
-        time_ms: out.time_ms,
-        iterations: out.iterations,
-        question: out.question,
-        kind: out.kind,
-    })
+    (edge_src, edge_dst, edge_weight)
 }
 
 /// Per-row arrays under construction.
@@ -301,6 +336,33 @@ impl Default for Rows {
 }
 
 impl Rows {
+    /// The export of these rows with `meta`, the graph's `edges` ([`edge_list`]) and `Pᵀ`.
+    fn into_export(
+        self,
+        meta: ExportMeta,
+        (edge_src, edge_dst, edge_weight): (Vec<u32>, Vec<u32>, Vec<f64>),
+        pt: &SparseMatrix,
+    ) -> GraphExport {
+        GraphExport {
+            meta,
+            edge_src,
+            edge_dst,
+            edge_weight,
+            pt_indptr: pt.indptr().raw_storage().to_vec(),
+            pt_indices: pt.indices().to_vec(),
+            pt_data: pt.data().iter().map(|&x| f64::from(x)).collect(),
+            reset_indptr: self.reset_indptr,
+            reset_indices: self.reset_indices,
+            reset_values: self.reset_values,
+            ppr: self.ppr,
+            top: self.top,
+            time_ms: self.time_ms,
+            iterations: self.iterations,
+            question: self.question,
+            kind: self.kind,
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,

@@ -38,7 +38,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 
-use hipporag_indexer::graph::{BuildOptions, GraphBuilder, Synonymy};
+use hipporag_indexer::graph::{BuildOptions, GraphBuilder, Synonymy, TripleGraph};
 use hipporag_indexer::{Error, Result};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::{IndexData, Passage};
@@ -163,8 +163,67 @@ const RELATIONS: &[&str] = &[
 /// passage, fewer phrases than passages, γ ≤ 2, or `edges` below the passage–phrase and triple
 /// edges the other parameters imply, or above what the phrase pairs can hold.
 pub fn generate(opts: &SyntheticOptions) -> Result<Synthetic> {
+    check_sizes(opts)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
+
+    // 1. Phrases and popularity.
+    let phrases = random_names(&mut rng, opts.phrases);
+    let popular = popularity(&mut rng, opts.phrases, opts.degree_exponent);
+
+    // 2. Passages: phrase lists and triples.
+    let (lists, triples) = passages(&mut rng, &popular, opts);
+
+    // 3. Passages and their triples → phrase nodes, triple edges, facts and Pᵀ (the indexer's
+    // own graph construction, so the synthetic index is built as a real one is).
+    let tg = triple_graph(&phrases, &lists, &triples);
+    let passage_edges = tg.passage_phrases.nnz();
+    let triple_edges = tg.triple_edges.len();
+    let synonymy = synonymy_count(opts, passage_edges, triple_edges)?;
+
+    // 4. Synonymy edges by Chung–Lu draws.
+    let syn = synonymy_edges(&mut rng, &popular, &tg, synonymy)?;
+    let build = BuildOptions {
+        fact_vectors: true,
+        generator: format!(
+            "hipporag-wasm {} generate (synthetic, seed {})",
+            env!("CARGO_PKG_VERSION"),
+            opts.seed
+        ),
+        ..Default::default()
+    };
+    let encoder = HashedNgramEncoder::new(opts.dim);
+    let (data, _) = tg.finish(&encoder, &build, Synonymy::Given(syn), &())?;
+
+    // 5. Questions.
+    let questions = questions(&mut rng, opts.questions, &phrases, &lists, &data.passages);
+    let degree = degrees(&data);
+    let stats = SyntheticStats {
+        triple_edges,
+        synonymy_edges: synonymy,
+        passage_edges,
+        facts: data.facts.len(),
+        max_degree: *degree.last().expect("nodes"),
+        median_degree: degree[degree.len() / 2],
+        p99_degree: degree[degree.len() * 99 / 100],
+    };
+    Ok(Synthetic {
+        data,
+        questions,
+        stats,
+    })
+}
+
+/// A passage's triple: subject phrase, position in [`RELATIONS`], object phrase.
+type Triple = (u32, usize, u32);
+
+/// `Err` naming `generate` and `msg`.
+fn invalid<T>(msg: String) -> Result<T> {
+    Err(Error::InvalidRequest(format!("generate: {msg}")))
+}
+
+/// The checks on `opts` that need nothing generated (see [`generate`]'s errors).
+fn check_sizes(opts: &SyntheticOptions) -> Result<()> {
     let (n, m) = (opts.phrases, opts.passages);
-    let invalid = |msg: String| Err(Error::InvalidRequest(format!("generate: {msg}")));
     if n < 2 || m < 1 || n < m {
         return invalid(format!(
             "{n} phrases and {m} passages: need at least 2 phrases, 1 passage and no more passages than phrases"
@@ -182,66 +241,97 @@ pub fn generate(opts: &SyntheticOptions) -> Result<Synthetic> {
     if opts.dim == 0 {
         return invalid("dim must be positive".into());
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
+    Ok(())
+}
 
-    // 1. Phrases and popularity.
-    let phrases = random_names(&mut rng, n);
+/// Draws phrase ids by the Chung–Lu weight `rank^(−1/(γ−1))` of a random rank per phrase.
+fn popularity(rng: &mut ChaCha8Rng, n: usize, degree_exponent: f64) -> WeightedIndex<f64> {
     let mut ranks: Vec<u32> = (0..n as u32).collect();
-    ranks.shuffle(&mut rng);
-    let beta = 1.0 / (opts.degree_exponent - 1.0);
+    ranks.shuffle(rng);
+    let beta = 1.0 / (degree_exponent - 1.0);
     let weights: Vec<f64> = ranks
         .iter()
         .map(|&r| (f64::from(r) + 1.0).powf(-beta))
         .collect();
-    let popular = WeightedIndex::new(&weights).expect("positive finite weights");
+    WeightedIndex::new(&weights).expect("positive finite weights")
+}
 
-    // 2. Passages: phrase lists and triples.
+/// Each passage's distinct phrases (its topic first) and its triples.
+fn passages(
+    rng: &mut ChaCha8Rng,
+    popular: &WeightedIndex<f64>,
+    opts: &SyntheticOptions,
+) -> (Vec<Vec<u32>>, Vec<Vec<Triple>>) {
+    let (n, m) = (opts.phrases, opts.passages);
     let mut order: Vec<u32> = (0..n as u32).collect();
-    order.shuffle(&mut rng);
+    order.shuffle(rng);
     let extra_mean = (opts.phrases_per_passage - n as f64 / m as f64).max(0.0);
     let extra_max = (2.0 * extra_mean).round() as usize;
     let mut lists: Vec<Vec<u32>> = Vec::with_capacity(m);
-    let mut triples: Vec<Vec<(u32, usize, u32)>> = Vec::with_capacity(m);
+    let mut triples: Vec<Vec<Triple>> = Vec::with_capacity(m);
     for j in 0..m {
-        let mut list = order[j * n / m..(j + 1) * n / m].to_vec();
-        let extras = rng.random_range(0..=extra_max);
-        let mut draws = 0;
-        while (list.len() < 2 || draws < extras) && draws < extras + 64 {
-            let x = popular.sample(&mut rng) as u32;
-            if !list.contains(&x) {
-                list.push(x);
-            }
-            draws += 1;
-        }
-        if list.len() < 2 {
-            // Only when a passage's phrase keeps being drawn (tiny inputs): take any other one.
-            let x = (list[0] + 1) % n as u32;
+        let own = &order[j * n / m..(j + 1) * n / m];
+        let list = passage_phrases(rng, popular, own, extra_max, n);
+        triples.push(passage_triples(rng, &list));
+        lists.push(list);
+    }
+    (lists, triples)
+}
+
+/// A passage's phrases: `own` (its share of the partition), then popular ones, up to
+/// `0..=extra_max` draws and at least two phrases.
+fn passage_phrases(
+    rng: &mut ChaCha8Rng,
+    popular: &WeightedIndex<f64>,
+    own: &[u32],
+    extra_max: usize,
+    n: usize,
+) -> Vec<u32> {
+    let mut list = own.to_vec();
+    let extras = rng.random_range(0..=extra_max);
+    let mut draws = 0;
+    while (list.len() < 2 || draws < extras) && draws < extras + 64 {
+        let x = popular.sample(rng) as u32;
+        if !list.contains(&x) {
             list.push(x);
         }
-        let mut t: Vec<(u32, usize, u32)> = list[1..]
-            .iter()
-            .map(|&x| (list[0], rng.random_range(0..RELATIONS.len()), x))
-            .collect();
-        if list.len() >= 3 {
-            for _ in 0..list.len() / 3 {
-                let a = rng.random_range(1..list.len());
-                let mut b = rng.random_range(1..list.len() - 1);
-                if b >= a {
-                    b += 1;
-                }
-                t.push((list[a], rng.random_range(0..RELATIONS.len()), list[b]));
-            }
-        }
-        let mut seen = HashSet::new();
-        t.retain(|x| seen.insert(*x));
-        lists.push(list);
-        triples.push(t);
+        draws += 1;
     }
+    if list.len() < 2 {
+        // Only when a passage's phrase keeps being drawn (tiny inputs): take any other one.
+        let x = (list[0] + 1) % n as u32;
+        list.push(x);
+    }
+    list
+}
 
-    // 3. Passages and their triples → phrase nodes, triple edges, facts and Pᵀ (the indexer's
-    // own graph construction, so the synthetic index is built as a real one is).
+/// A passage's distinct triples: its topic `list[0]` with each other phrase, then one per
+/// three phrases between two of the others; relations at random.
+fn passage_triples(rng: &mut ChaCha8Rng, list: &[u32]) -> Vec<Triple> {
+    let mut t: Vec<Triple> = list[1..]
+        .iter()
+        .map(|&x| (list[0], rng.random_range(0..RELATIONS.len()), x))
+        .collect();
+    if list.len() >= 3 {
+        for _ in 0..list.len() / 3 {
+            let a = rng.random_range(1..list.len());
+            let mut b = rng.random_range(1..list.len() - 1);
+            if b >= a {
+                b += 1;
+            }
+            t.push((list[a], rng.random_range(0..RELATIONS.len()), list[b]));
+        }
+    }
+    let mut seen = HashSet::new();
+    t.retain(|x| seen.insert(*x));
+    t
+}
+
+/// The indexer's triple graph of the passages (titled by their topic, their text the triples
+/// as sentences).
+fn triple_graph(phrases: &[String], lists: &[Vec<u32>], triples: &[Vec<Triple>]) -> TripleGraph {
     let mut builder = GraphBuilder::new();
-    for (t, list) in triples.iter().zip(&lists) {
+    for (t, list) in triples.iter().zip(lists) {
         let title = title_case(&phrases[list[0] as usize]);
         let text = t
             .iter()
@@ -279,8 +369,17 @@ pub fn generate(opts: &SyntheticOptions) -> Result<Synthetic> {
         tg.phrases, phrases,
         "random names are normalised and all used"
     );
-    let passage_edges = tg.passage_phrases.nnz();
-    let triple_edges = tg.triple_edges.len();
+    tg
+}
+
+/// The synonymy edges that bring the graph to `opts.edges`, or an error when the passages
+/// already give more edges or the phrase pairs cannot hold them.
+fn synonymy_count(
+    opts: &SyntheticOptions,
+    passage_edges: usize,
+    triple_edges: usize,
+) -> Result<usize> {
+    let n = opts.phrases;
     let Some(synonymy) = opts.edges.checked_sub(passage_edges + triple_edges) else {
         return invalid(format!(
             "{} edges requested, but the passages already give {passage_edges} passage–phrase and {triple_edges} triple edges",
@@ -294,8 +393,17 @@ pub fn generate(opts: &SyntheticOptions) -> Result<Synthetic> {
             free_pairs
         ));
     }
+    Ok(synonymy)
+}
 
-    // 4. Synonymy edges by Chung–Lu draws.
+/// `count` synonymy edges between pairs drawn by popularity (Chung–Lu) that no triple joins,
+/// weighted uniformly in `[0.8, 1)`.
+fn synonymy_edges(
+    rng: &mut ChaCha8Rng,
+    popular: &WeightedIndex<f64>,
+    tg: &TripleGraph,
+    count: usize,
+) -> Result<BTreeMap<(u32, u32), f32>> {
     let mut taken: HashSet<u64> = tg
         .triple_edges
         .keys()
@@ -303,49 +411,44 @@ pub fn generate(opts: &SyntheticOptions) -> Result<Synthetic> {
         .collect();
     let mut syn: BTreeMap<(u32, u32), f32> = BTreeMap::new();
     let mut attempts = 0usize;
-    while syn.len() < synonymy {
+    while syn.len() < count {
         attempts += 1;
-        if attempts > 100 * synonymy + 1000 {
+        if attempts > 100 * count + 1000 {
             return invalid(format!(
-                "placed only {} of {synonymy} synonymy edges: the degree distribution is too concentrated (raise the degree exponent)",
+                "placed only {} of {count} synonymy edges: the degree distribution is too concentrated (raise the degree exponent)",
                 syn.len()
             ));
         }
-        let (a, b) = (
-            popular.sample(&mut rng) as u32,
-            popular.sample(&mut rng) as u32,
-        );
+        let (a, b) = (popular.sample(rng) as u32, popular.sample(rng) as u32);
         if a == b || !taken.insert(u64::from(a.min(b)) << 32 | u64::from(a.max(b))) {
             continue;
         }
         let w = 0.8 + 0.2 * rng.random::<f32>();
         syn.insert((a.min(b), a.max(b)), w.min(0.999_999));
     }
-    let build = BuildOptions {
-        fact_vectors: true,
-        generator: format!(
-            "hipporag-wasm {} generate (synthetic, seed {})",
-            env!("CARGO_PKG_VERSION"),
-            opts.seed
-        ),
-        ..Default::default()
-    };
-    let encoder = HashedNgramEncoder::new(opts.dim);
-    let (data, _) = tg.finish(&encoder, &build, Synonymy::Given(syn), &())?;
-    let passages = &data.passages;
+    Ok(syn)
+}
 
-    // 5. Questions.
-    let mut holders: Vec<Vec<u32>> = vec![Vec::new(); n];
+/// Up to `count` questions "What connects A and C?": A a passage's topic, C the topic of
+/// another passage sharing a phrase with it, both passages gold.
+fn questions(
+    rng: &mut ChaCha8Rng,
+    count: usize,
+    phrases: &[String],
+    lists: &[Vec<u32>],
+    passages: &[Passage],
+) -> Vec<SyntheticQuestion> {
+    let mut holders: Vec<Vec<u32>> = vec![Vec::new(); phrases.len()];
     for (j, list) in lists.iter().enumerate() {
         for &x in list {
             holders[x as usize].push(j as u32);
         }
     }
-    let mut questions = Vec::with_capacity(opts.questions);
+    let mut questions = Vec::with_capacity(count);
     let mut tries = 0;
-    while questions.len() < opts.questions && tries < 100 * opts.questions + 100 {
+    while questions.len() < count && tries < 100 * count + 100 {
         tries += 1;
-        let j1 = rng.random_range(0..m);
+        let j1 = rng.random_range(0..lists.len());
         let list = &lists[j1];
         let bridge = list[rng.random_range(1..list.len())] as usize;
         let others: Vec<u32> = holders[bridge]
@@ -376,32 +479,24 @@ pub fn generate(opts: &SyntheticOptions) -> Result<Synthetic> {
             paragraphs: vec![para(j1), para(j2)],
         });
     }
+    questions
+}
 
-    let graph = &data.graph;
+/// Every node's degree in the HippoRAG 2 graph (phrase–phrase edges plus passage–phrase
+/// edges), ascending.
+fn degrees(data: &IndexData) -> Vec<usize> {
+    let (n, m) = (data.phrases.len(), data.passages.len());
     let degree_of = |indptr: &[u32], i: usize| (indptr[i + 1] - indptr[i]) as usize;
     let mut holders_count = vec![0usize; n];
     for &i in &data.passage_phrases.indices {
         holders_count[i as usize] += 1;
     }
     let mut degree: Vec<usize> = (0..n)
-        .map(|i| degree_of(&graph.indptr, i) + holders_count[i])
+        .map(|i| degree_of(&data.graph.indptr, i) + holders_count[i])
         .collect();
     degree.extend((0..m).map(|j| degree_of(&data.passage_phrases.indptr, j)));
     degree.sort_unstable();
-    let stats = SyntheticStats {
-        triple_edges,
-        synonymy_edges: synonymy,
-        passage_edges,
-        facts: data.facts.len(),
-        max_degree: *degree.last().expect("nodes"),
-        median_degree: degree[degree.len() / 2],
-        p99_degree: degree[degree.len() * 99 / 100],
-    };
-    Ok(Synthetic {
-        data,
-        questions,
-        stats,
-    })
+    degree
 }
 
 /// `count` distinct random names of 1–3 words of 2–3 consonant–vowel syllables, sorted.

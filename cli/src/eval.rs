@@ -4,7 +4,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use hipporag_indexer::Result;
-use hipporag_indexer::eval::{EvalSet, evaluate, gold_ranks, load_page_questions, load_questions};
+use hipporag_indexer::eval::{
+    EvalQuestion, EvalSet, ModeRecall, QuestionRun, evaluate, gold_ranks, load_page_questions,
+    load_questions,
+};
+use hipporag_wasm::Index;
 use hipporag_wasm::search::{Mode, RetrieveOptions};
 
 use crate::common::{encoder_for, load, unit_interval};
@@ -84,20 +88,6 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         (false, true) => &[2, 5, 50],
         (false, false) => &[2, 5],
     };
-    // HippoRAG 2 mode needs fact embeddings (`hipporag index --fact-vectors`); bm25 and
-    // hybrid need the BM25 index (built by default).
-    let has_bm25 = r.index().bm25.is_some();
-    let mut modes = vec![Mode::Dense];
-    if has_bm25 {
-        modes.push(Mode::Bm25);
-    }
-    modes.push(Mode::HippoRag1);
-    if r.index().fact_vectors.is_some() {
-        modes.push(Mode::HippoRag2);
-    }
-    if has_bm25 {
-        modes.push(Mode::Hybrid);
-    }
     let set = EvalSet {
         ks,
         options: RetrieveOptions {
@@ -110,22 +100,13 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         },
         pages,
     };
+    let modes = modes_of(r.index());
     let (table, runs) = evaluate(&r, encoder.as_ref(), &questions, &modes, &set)?;
     if let Some(dir) = &a.pieces {
         check_pieces(dir, &r, &questions, &set)?;
     }
     if let Some(path) = &a.rankings {
-        let out: Vec<serde_json::Value> = table
-            .iter()
-            .zip(&runs)
-            .map(|(row, runs)| serde_json::json!({ "mode": row.mode, "runs": runs }))
-            .collect();
-        hipporag_indexer::files::write_atomic(
-            path,
-            serde_json::to_string(&out)
-                .expect("serialisable")
-                .as_bytes(),
-        )?;
+        write_rankings(path, &table, &runs)?;
     }
     if a.json {
         println!(
@@ -143,22 +124,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         r.index().header.build.quantization
     );
     if a.pages {
-        println!(
-            "{:<10} {:>7} {:>7} {:>7} {:>7} {:>7}  fallbacks",
-            "mode", "hit@1", "hit@5", "hit@10", "R@5", "R@10"
-        );
-        for row in &table {
-            println!(
-                "{:<10} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}  {}",
-                <&str>::from(row.mode),
-                row.hit[0],
-                row.hit[1],
-                row.hit[2],
-                row.recall[1],
-                row.recall[2],
-                row.fallbacks
-            );
-        }
+        print_page_table(&table);
         return Ok(());
     }
     println!("{:<10} {:>7} {:>7}  fallbacks", "mode", "R@2", "R@5");
@@ -172,22 +138,84 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
         );
     }
     if a.ranks {
-        for (qi, q) in questions.iter().enumerate() {
-            println!("{}: {}", q.id, q.question);
-            for (row, mode_runs) in table.iter().zip(&runs) {
-                let ranks: Vec<String> = gold_ranks(&mode_runs[qi].ranking, &q.gold)
-                    .iter()
-                    .map(|r| r.map_or_else(|| ">50".to_string(), |r| r.to_string()))
-                    .collect();
-                println!(
-                    "  {:<10} gold passage ranks: {}",
-                    <&str>::from(row.mode),
-                    ranks.join(", ")
-                );
-            }
-        }
+        print_ranks(&questions, &table, &runs);
     }
     Ok(())
+}
+
+/// The modes `index` supports, in the table's order: HippoRAG 2 needs fact embeddings
+/// (`hipporag index --fact-vectors`); bm25 and hybrid need the BM25 index (built by default).
+fn modes_of(index: &Index) -> Vec<Mode> {
+    let has_bm25 = index.bm25.is_some();
+    let mut modes = vec![Mode::Dense];
+    if has_bm25 {
+        modes.push(Mode::Bm25);
+    }
+    modes.push(Mode::HippoRag1);
+    if index.fact_vectors.is_some() {
+        modes.push(Mode::HippoRag2);
+    }
+    if has_bm25 {
+        modes.push(Mode::Hybrid);
+    }
+    modes
+}
+
+/// `--rankings`: every mode's runs as `[{mode, runs}]`.
+fn write_rankings(
+    path: &std::path::Path,
+    table: &[ModeRecall],
+    runs: &[Vec<QuestionRun>],
+) -> Result<()> {
+    let out: Vec<serde_json::Value> = table
+        .iter()
+        .zip(runs)
+        .map(|(row, runs)| serde_json::json!({ "mode": row.mode, "runs": runs }))
+        .collect();
+    hipporag_indexer::files::write_atomic(
+        path,
+        serde_json::to_string(&out)
+            .expect("serialisable")
+            .as_bytes(),
+    )
+}
+
+/// `--pages`: hit@1/5/10 and recall@5/10 of every mode.
+fn print_page_table(table: &[ModeRecall]) {
+    println!(
+        "{:<10} {:>7} {:>7} {:>7} {:>7} {:>7}  fallbacks",
+        "mode", "hit@1", "hit@5", "hit@10", "R@5", "R@10"
+    );
+    for row in table {
+        println!(
+            "{:<10} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}  {}",
+            <&str>::from(row.mode),
+            row.hit[0],
+            row.hit[1],
+            row.hit[2],
+            row.recall[1],
+            row.recall[2],
+            row.fallbacks
+        );
+    }
+}
+
+/// `--ranks`: per question, the rank of each gold passage in each mode.
+fn print_ranks(questions: &[EvalQuestion], table: &[ModeRecall], runs: &[Vec<QuestionRun>]) {
+    for (qi, q) in questions.iter().enumerate() {
+        println!("{}: {}", q.id, q.question);
+        for (row, mode_runs) in table.iter().zip(runs) {
+            let ranks: Vec<String> = gold_ranks(&mode_runs[qi].ranking, &q.gold)
+                .iter()
+                .map(|r| r.map_or_else(|| ">50".to_string(), |r| r.to_string()))
+                .collect();
+            println!(
+                "  {:<10} gold passage ranks: {}",
+                <&str>::from(row.mode),
+                ranks.join(", ")
+            );
+        }
+    }
 }
 
 /// `--pieces`: the index in pieces of `dir` must rank every question as the single file does.

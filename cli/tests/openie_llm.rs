@@ -48,6 +48,15 @@ fn expected_doc(i: usize, p: &Passage) -> OpenIeDoc {
     }
 }
 
+/// [`expected_doc`] of every passage of `corpus`.
+fn expected_docs(corpus: &[Passage]) -> Vec<OpenIeDoc> {
+    corpus
+        .iter()
+        .enumerate()
+        .map(|(i, p)| expected_doc(i, p))
+        .collect()
+}
+
 fn cache_lines(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .map(|s| s.lines().filter(|l| l.ends_with('}')).count())
@@ -63,11 +72,7 @@ fn normal_replies_are_cached_and_a_rerun_sends_nothing() {
     let mut cfg = config(&stub);
     cfg.api_key = Some(ApiKey::new("sk-test-secret"));
     let (docs, report) = extract_with_llm(&corpus, &cfg, &cache, &()).unwrap();
-    let want: Vec<OpenIeDoc> = corpus
-        .iter()
-        .enumerate()
-        .map(|(i, p)| expected_doc(i, p))
-        .collect();
+    let want = expected_docs(&corpus);
     assert_eq!(docs, want);
     assert!(report.failures.is_empty(), "{report}");
     assert_eq!((report.extracted, report.from_cache), (12, 0));
@@ -274,31 +279,25 @@ fn a_wrong_key_stops_the_run_with_a_clear_error() {
     );
 }
 
-/// `hipporag openie` as a child process, killed after `done` passages finished, then resumed.
-#[test]
-fn a_killed_run_resumes_without_repeating_or_losing_a_passage() {
-    let corpus = passages(30);
-    let dir = tempfile::tempdir().unwrap();
-    let corpus_path = dir.path().join("corpus.json");
-    std::fs::write(&corpus_path, serde_json::to_vec(&corpus).unwrap()).unwrap();
-    let out = dir.path().join("openie.json");
-    let cache = dir.path().join("openie.json.cache.jsonl");
-    let run = |stub: &Stub| {
-        Command::new(env!("CARGO_BIN_EXE_hipporag"))
-            .args(["openie", "--corpus"])
-            .arg(&corpus_path)
-            .arg("--out")
-            .arg(&out)
-            .args(["--base-url", &stub.base_url(), "--model", "stub-model"])
-            .args(["--concurrency", "3", "--retry-base-ms", "5"])
-            .env("OPENAI_API_KEY", "sk-from-env")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+/// `hipporag openie` on `corpus_path` against `stub`, writing `out`, as a child process.
+fn spawn_openie(corpus_path: &Path, out: &Path, stub: &Stub) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hipporag"))
+        .args(["openie", "--corpus"])
+        .arg(corpus_path)
+        .arg("--out")
+        .arg(out)
+        .args(["--base-url", &stub.base_url(), "--model", "stub-model"])
+        .args(["--concurrency", "3", "--retry-base-ms", "5"])
+        .env("OPENAI_API_KEY", "sk-from-env")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
 
-    // First run: the server answers 10 triple requests, then stalls every request.
+/// The first run: the server answers 10 triple requests, then stalls every request, and the
+/// process is killed once those ten passages are cached. Returns the passages answered.
+fn run_and_kill(corpus_path: &Path, out: &Path, cache: &Path) -> HashSet<String> {
     let answered = std::sync::Arc::new(std::sync::Mutex::new(0usize));
     let a = answered.clone();
     let mut first = Stub::start(move |c| {
@@ -312,11 +311,11 @@ fn a_killed_run_resumes_without_repeating_or_losing_a_passage() {
             _ => Action::Hang,
         }
     });
-    let mut child = run(&first);
+    let mut child = spawn_openie(corpus_path, out, &first);
     let t0 = Instant::now();
     // Until ten passages are cached and a later request hangs in flight (on a busy machine the
     // eleventh request can arrive after the tenth line is written).
-    while cache_lines(&cache) < 10 || !first.calls().iter().any(|c| c.answer == "Hang") {
+    while cache_lines(cache) < 10 || !first.calls().iter().any(|c| c.answer == "Hang") {
         assert!(
             t0.elapsed() < Duration::from_secs(60),
             "first run made no progress"
@@ -329,22 +328,34 @@ fn a_killed_run_resumes_without_repeating_or_losing_a_passage() {
     child.wait().unwrap();
     first.stop();
     assert!(!out.exists(), "the OpenIE file is only written at the end");
-    assert_eq!(cache_lines(&cache), 10);
-    let answered_first: HashSet<String> = first
-        .calls()
-        .iter()
-        .filter(|c| c.step == Step::Triples && c.answer == "Answer")
-        .map(|c| c.passage.clone())
-        .collect();
-    assert_eq!(answered_first.len(), 10);
+    assert_eq!(cache_lines(cache), 10);
     assert!(
         first.calls().iter().any(|c| c.answer == "Hang"),
         "the kill must interrupt requests in flight"
     );
+    first
+        .calls()
+        .iter()
+        .filter(|c| c.step == Step::Triples && c.answer == "Answer")
+        .map(|c| c.passage.clone())
+        .collect()
+}
+
+/// `hipporag openie` as a child process, killed after `done` passages finished, then resumed.
+#[test]
+fn a_killed_run_resumes_without_repeating_or_losing_a_passage() {
+    let corpus = passages(30);
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_path = dir.path().join("corpus.json");
+    std::fs::write(&corpus_path, serde_json::to_vec(&corpus).unwrap()).unwrap();
+    let out = dir.path().join("openie.json");
+    let cache = dir.path().join("openie.json.cache.jsonl");
+    let answered_first = run_and_kill(&corpus_path, &out, &cache);
+    assert_eq!(answered_first.len(), 10);
 
     // Second run, same command: finishes the rest.
     let second = Stub::answering();
-    let child = run(&second);
+    let child = spawn_openie(&corpus_path, &out, &second);
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
@@ -369,12 +380,7 @@ fn a_killed_run_resumes_without_repeating_or_losing_a_passage() {
     );
     // None lost: every passage is in the file, with the model's answer.
     let (docs, report) = import_openie(&out, &corpus).unwrap();
-    let want: Vec<OpenIeDoc> = corpus
-        .iter()
-        .enumerate()
-        .map(|(i, p)| expected_doc(i, p))
-        .collect();
-    assert_eq!(docs, want);
+    assert_eq!(docs, expected_docs(&corpus));
     assert_eq!(report.docs_without_triples, 0);
     assert_eq!(cache_lines(&cache), 30);
 }

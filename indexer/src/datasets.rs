@@ -102,15 +102,67 @@ pub fn is_question_file(value: &Value) -> bool {
 /// `context`.
 pub fn from_value(path: &Path, value: Value) -> Result<Dataset> {
     let format = detect(&value);
-    let mut set = Dataset {
-        format,
-        questions: Vec::new(),
-        passages: Vec::new(),
+    let mut reader = Reader {
+        path,
+        set: Dataset {
+            format,
+            questions: Vec::new(),
+            passages: Vec::new(),
+        },
+        seen: HashSet::new(),
     };
-    let mut seen: HashSet<(String, String)> = HashSet::new();
-    let mut add = |set: &mut Dataset, title: &str, text: &str| {
-        if seen.insert((title.to_owned(), text.to_owned())) {
-            set.passages.push(Passage {
+    match format {
+        Format::Squad => reader.squad(value)?,
+        Format::Musique | Format::HotpotQa | Format::TwoWiki => {
+            let Value::Array(entries) = value else {
+                return Err(reader.err(
+                    "top level".into(),
+                    "expected a list of questions or a SQuAD object with \"data\"".into(),
+                ));
+            };
+            for (qi, entry) in entries.into_iter().enumerate() {
+                let q = if format == Format::Musique {
+                    reader.musique(qi, entry)?
+                } else {
+                    reader.hotpot(qi, entry)?
+                };
+                reader.set.questions.push(q);
+            }
+        }
+    }
+    Ok(reader.set)
+}
+
+/// A dataset file being read: the dataset so far and the passages it already holds.
+struct Reader<'a> {
+    /// The file, named in errors.
+    path: &'a Path,
+    set: Dataset,
+    seen: HashSet<(String, String)>,
+}
+
+/// Where in the file an error is: `question {qi}`, with its id when known.
+fn question_at(qi: usize, id: &Option<String>) -> String {
+    match id {
+        Some(id) => format!("question {qi} ({id})"),
+        None => format!("question {qi}"),
+    }
+}
+
+impl Reader<'_> {
+    /// An [`Error::Json`] naming the file, the place `at` in it and `message`.
+    fn err(&self, at: String, message: String) -> Error {
+        Error::Json {
+            path: self.path.to_path_buf(),
+            message: format!("{at}: {message}"),
+        }
+    }
+
+    /// The passage `(title, text)` as a gold passage, added to the dataset's passages the
+    /// first time it is seen.
+    fn add(&mut self, title: &str, text: &str) -> Gold {
+        if self.seen.insert((title.to_owned(), text.to_owned())) {
+            self.set.passages.push(Passage {
                 title: title.to_owned(),
                 text: text.to_owned(),
                 url: None,
@@ -120,127 +172,115 @@ pub fn from_value(path: &Path, value: Value) -> Result<Dataset> {
             title: title.to_owned(),
             text: text.to_owned(),
         }
-    };
-    let err = |at: String, message: String| Error::Json {
-        path: path.to_path_buf(),
-        message: format!("{at}: {message}"),
-    };
-    match format {
-        Format::Squad => {
-            let Value::Object(mut root) = value else {
-                unreachable!("detect() saw an object")
-            };
-            let data = root.remove("data").unwrap_or(Value::Null);
-            let articles: Vec<SquadArticle> =
-                typed(data, "\"data\": expected [{title, paragraphs}]", |m| {
-                    err("SQuAD file".into(), m)
-                })?;
-            for (ai, article) in articles.into_iter().enumerate() {
-                for (pi, paragraph) in article.paragraphs.into_iter().enumerate() {
-                    let gold = add(&mut set, &article.title, &paragraph.context);
-                    for (qi, qa) in paragraph.qas.into_iter().enumerate() {
-                        set.questions.push(LabelledQuestion {
-                            id: qa.id.unwrap_or_else(|| format!("{ai}/{pi}/{qi}")),
-                            question: qa.question,
-                            gold: vec![gold.clone()],
-                        });
-                    }
+    }
+
+    /// Every question of a SQuAD file, its paragraph the gold passage.
+    fn squad(&mut self, value: Value) -> Result<()> {
+        let Value::Object(mut root) = value else {
+            unreachable!("detect() saw an object")
+        };
+        let data = root.remove("data").unwrap_or(Value::Null);
+        let articles: Vec<SquadArticle> =
+            typed(data, "\"data\": expected [{title, paragraphs}]", |m| {
+                self.err("SQuAD file".into(), m)
+            })?;
+        for (ai, article) in articles.into_iter().enumerate() {
+            for (pi, paragraph) in article.paragraphs.into_iter().enumerate() {
+                let gold = self.add(&article.title, &paragraph.context);
+                for (qi, qa) in paragraph.qas.into_iter().enumerate() {
+                    self.set.questions.push(LabelledQuestion {
+                        id: qa.id.unwrap_or_else(|| format!("{ai}/{pi}/{qi}")),
+                        question: qa.question,
+                        gold: vec![gold.clone()],
+                    });
                 }
             }
         }
-        Format::Musique | Format::HotpotQa | Format::TwoWiki => {
-            let Value::Array(entries) = value else {
-                return Err(err(
-                    "top level".into(),
-                    "expected a list of questions or a SQuAD object with \"data\"".into(),
+        Ok(())
+    }
+
+    /// Question `qi` of a MuSiQue file: its supporting paragraphs, else its `gold_docs`.
+    fn musique(&mut self, qi: usize, entry: Value) -> Result<LabelledQuestion> {
+        let q: MusiqueQuestion = typed(entry, "expected {question, paragraphs[]}", |m| {
+            self.err(question_at(qi, &None), m)
+        })?;
+        let mut gold = Vec::new();
+        for p in &q.paragraphs {
+            let text = p.paragraph_text.as_deref().or(p.text.as_deref());
+            let Some(text) = text else {
+                return Err(self.err(
+                    question_at(qi, &q.id),
+                    format!(
+                        "paragraph {:?} has neither \"paragraph_text\" nor \"text\"",
+                        p.title
+                    ),
                 ));
             };
-            for (qi, entry) in entries.into_iter().enumerate() {
-                let at = |id: &Option<String>| match id {
-                    Some(id) => format!("question {qi} ({id})"),
-                    None => format!("question {qi}"),
-                };
-                let q = if format == Format::Musique {
-                    let q: MusiqueQuestion =
-                        typed(entry, "expected {question, paragraphs[]}", |m| {
-                            err(at(&None), m)
-                        })?;
-                    let mut gold = Vec::new();
-                    for p in &q.paragraphs {
-                        let text = p.paragraph_text.as_deref().or(p.text.as_deref());
-                        let Some(text) = text else {
-                            return Err(err(
-                                at(&q.id),
-                                format!(
-                                    "paragraph {:?} has neither \"paragraph_text\" nor \"text\"",
-                                    p.title
-                                ),
-                            ));
-                        };
-                        let g = add(&mut set, &p.title, text);
-                        if p.is_supporting && !gold.contains(&g) {
-                            gold.push(g);
-                        }
-                    }
-                    if gold.is_empty() {
-                        gold = q
-                            .gold_docs
-                            .iter()
-                            .flatten()
-                            .map(|&d| Gold::CorpusPosition(d))
-                            .collect();
-                    }
-                    LabelledQuestion {
-                        id: q.id.unwrap_or_else(|| qi.to_string()),
-                        question: q.question,
-                        gold,
-                    }
-                } else {
-                    let q: HotpotQuestion = typed(
-                        entry,
-                        "expected {_id, question, context[[title, [sentence]]], supporting_facts[[title, i]]}",
-                        |m| err(at(&None), m),
-                    )?;
-                    let joiner = if format == Format::TwoWiki { " " } else { "" };
-                    let mut gold = Vec::new();
-                    let context: Vec<Gold> = q
-                        .context
-                        .iter()
-                        .map(|(title, sentences)| add(&mut set, title, &sentences.join(joiner)))
-                        .collect();
-                    for (title, _) in &q.supporting_facts {
-                        let found: Vec<&Gold> = q
-                            .context
-                            .iter()
-                            .zip(&context)
-                            .filter(|((t, _), _)| t == title)
-                            .map(|(_, g)| g)
-                            .collect();
-                        if found.is_empty() {
-                            return Err(err(
-                                at(&q.id),
-                                format!(
-                                    "supporting_facts title {title:?} is not a title of its \"context\""
-                                ),
-                            ));
-                        }
-                        for g in found {
-                            if !gold.contains(g) {
-                                gold.push(g.clone());
-                            }
-                        }
-                    }
-                    LabelledQuestion {
-                        id: q.id.unwrap_or_else(|| qi.to_string()),
-                        question: q.question,
-                        gold,
-                    }
-                };
-                set.questions.push(q);
+            let g = self.add(&p.title, text);
+            if p.is_supporting && !gold.contains(&g) {
+                gold.push(g);
             }
         }
+        if gold.is_empty() {
+            gold = q
+                .gold_docs
+                .iter()
+                .flatten()
+                .map(|&d| Gold::CorpusPosition(d))
+                .collect();
+        }
+        Ok(LabelledQuestion {
+            id: q.id.unwrap_or_else(|| qi.to_string()),
+            question: q.question,
+            gold,
+        })
     }
-    Ok(set)
+
+    /// Question `qi` of a HotpotQA or 2WikiMultihopQA file: the context entries named by its
+    /// `supporting_facts`.
+    fn hotpot(&mut self, qi: usize, entry: Value) -> Result<LabelledQuestion> {
+        let q: HotpotQuestion = typed(
+            entry,
+            "expected {_id, question, context[[title, [sentence]]], supporting_facts[[title, i]]}",
+            |m| self.err(question_at(qi, &None), m),
+        )?;
+        let joiner = if self.set.format == Format::TwoWiki {
+            " "
+        } else {
+            ""
+        };
+        let mut gold = Vec::new();
+        let context: Vec<Gold> = q
+            .context
+            .iter()
+            .map(|(title, sentences)| self.add(title, &sentences.join(joiner)))
+            .collect();
+        for (title, _) in &q.supporting_facts {
+            let found: Vec<&Gold> = q
+                .context
+                .iter()
+                .zip(&context)
+                .filter(|((t, _), _)| t == title)
+                .map(|(_, g)| g)
+                .collect();
+            if found.is_empty() {
+                return Err(self.err(
+                    question_at(qi, &q.id),
+                    format!("supporting_facts title {title:?} is not a title of its \"context\""),
+                ));
+            }
+            for g in found {
+                if !gold.contains(g) {
+                    gold.push(g.clone());
+                }
+            }
+        }
+        Ok(LabelledQuestion {
+            id: q.id.unwrap_or_else(|| qi.to_string()),
+            question: q.question,
+            gold,
+        })
+    }
 }
 
 /// The format of a parsed question file, by shape (module docs).

@@ -334,22 +334,26 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     let clean = build_site(b.path(), &enc, Some(&words), &opts(pkg.path()), &()).unwrap();
     assert_eq!(clean.openie_cached, 0);
     assert_eq!(output(a.path()), output(b.path()));
+    assert_failed_build_keeps_output(a.path(), &enc, pkg.path());
+}
 
-    // A failed build (the wasm package is missing) leaves the last good output in place.
-    let before = output(a.path());
+/// A failed build of `site` (a page changed, but the wasm package is missing from `pkg`) leaves
+/// its last good output in place.
+fn assert_failed_build_keeps_output(site: &Path, enc: &HashedNgramEncoder, pkg: &Path) {
+    let before = output(site);
     std::fs::write(
-        a.path().join("index.html"),
+        site.join("index.html"),
         "<html><body><p>changed</p></body></html>",
     )
     .unwrap();
-    let err = build_site(a.path(), &enc, None, &opts(&pkg.path().join("nope")), &())
+    let err = build_site(site, enc, None, &opts(&pkg.join("nope")), &())
         .unwrap_err()
         .to_string();
     assert!(
         err.contains(PKG_FILES[0]) && err.contains("missing"),
         "{err}"
     );
-    assert_eq!(output(a.path()), before);
+    assert_eq!(output(site), before);
 }
 
 /// The rule extractor reads the site's corpus statistics, as `hipporag index` reads a corpus's:

@@ -241,9 +241,7 @@ pub fn personalized_pagerank_push(
     }
     let n = graph.rows();
     let alpha = damping;
-    let indptr = graph.indptr();
-    let indptr = indptr.raw_storage();
-    let (indices, data) = (graph.indices(), graph.data());
+    let neighbours = Neighbours::of(graph);
     let seeds: Vec<(usize, f64)> = r
         .iter()
         .copied()
@@ -284,13 +282,7 @@ pub fn personalized_pagerank_push(
                 queue.push_back(v);
             }
         };
-        if inv_degree[u] > 0.0 {
-            let share = spread * inv_degree[u];
-            let (a, b) = (indptr[u] as usize, indptr[u + 1] as usize);
-            for (&v, &w) in indices[a..b].iter().zip(&data[a..b]) {
-                touch(v as usize, share * f64::from(w));
-            }
-        } else {
+        if !neighbours.spread(u, spread, inv_degree, &mut touch) {
             for &(v, w) in &seeds {
                 touch(v, spread * w);
             }
@@ -304,6 +296,46 @@ pub fn personalized_pagerank_push(
             unpushed_mass,
         },
     })
+}
+
+/// A graph's rows as plain slices, for the inner step of a forward push.
+#[derive(Clone, Copy)]
+pub(super) struct Neighbours<'a> {
+    indptr: &'a [u32],
+    indices: &'a [u32],
+    data: &'a [f32],
+}
+
+impl<'a> Neighbours<'a> {
+    pub(super) fn of(graph: &'a SparseMatrix) -> Self {
+        Neighbours {
+            indptr: graph.indptr().into_raw_storage(),
+            indices: graph.indices(),
+            data: graph.data(),
+        }
+    }
+
+    /// Spreads `mass` from node `u` over its neighbours in proportion to edge weight,
+    /// `touch(v, share)` for each; false, touching none, when `u` is dangling.
+    #[inline]
+    pub(super) fn spread(
+        &self,
+        u: usize,
+        mass: f64,
+        inv_degree: &[f64],
+        mut touch: impl FnMut(usize, f64),
+    ) -> bool {
+        if inv_degree[u] > 0.0 {
+            let share = mass * inv_degree[u];
+            let (a, b) = (self.indptr[u] as usize, self.indptr[u + 1] as usize);
+            for (&v, &w) in self.indices[a..b].iter().zip(&self.data[a..b]) {
+                touch(v as usize, share * f64::from(w));
+            }
+            true
+        } else {
+            false
+        }
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::{HashMap, VecDeque};
 
+use crate::graph::ppr::Neighbours;
 use crate::graph::top_k;
 use crate::index::SparseMatrix;
 use crate::{Error, Result};
@@ -93,9 +94,7 @@ pub fn phrase_ppr_vector(
     if damping == 0.0 {
         return Ok(PprVector::default());
     }
-    let indptr = graph.indptr();
-    let indptr = indptr.raw_storage();
-    let (indices, data) = (graph.indices(), graph.data());
+    let neighbours = Neighbours::of(graph);
     // Push test ρ_u > ε·max(d_u, 1), as in `personalized_pagerank_push`.
     let factor = |u: usize| {
         let i = inv_degree[u];
@@ -119,13 +118,7 @@ pub fn phrase_ppr_vector(
                 queue.push_back(v);
             }
         };
-        if inv_degree[u] > 0.0 {
-            let share = spread * inv_degree[u];
-            let (a, b) = (indptr[u] as usize, indptr[u + 1] as usize);
-            for (&v, &w) in indices[a..b].iter().zip(&data[a..b]) {
-                touch(v as usize, share * f64::from(w));
-            }
-        } else {
+        if !neighbours.spread(u, spread, inv_degree, &mut touch) {
             // A dangling node restarts from the reset vector: the seed.
             touch(seed, spread);
         }

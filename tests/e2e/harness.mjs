@@ -1,8 +1,8 @@
 // Shared set-up for the browser tests: the built site (out/www/), a static server on
 // 127.0.0.1 (the same command as `./build.sh serve`), Debian's chromium driven by
-// playwright-core, and the real MuSiQue data.
+// playwright-core, the real MuSiQue data and copies of Python 3.11's HTML docs.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before } from "node:test";
@@ -52,6 +52,24 @@ export function serve(dir = site) {
 
 export function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+}
+
+/**
+ * Copies Python 3.11's HTML docs (Debian's python3.11-doc, or $PYTHON_DOCS) to `dir`, emptied
+ * first: all of them, or only `pages` (paths below the docs' root).
+ */
+export function copyPythonDocs(dir, pages) {
+  const docs = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
+  if (!existsSync(docs)) throw new Error(`${docs} is missing: apt-get install python3.11-doc`);
+  rmSync(dir, { recursive: true, force: true });
+  if (!pages) {
+    cpSync(docs, dir, { recursive: true, dereference: true });
+    return;
+  }
+  for (const p of pages) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    cpSync(join(docs, p), join(dir, p), { dereference: true });
+  }
 }
 
 export const questions = () => JSON.parse(readFileSync(join(data, "musique_train", "musique_train.json"), "utf8"));

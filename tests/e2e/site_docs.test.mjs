@@ -13,12 +13,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
-import { data, median, outDir, root, servedSite } from "./harness.mjs";
+import { copyPythonDocs, data, median, outDir, root, servedSite } from "./harness.mjs";
 
-const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const dir = join(root, "out", "pydocs-e2e");
 const hipporag = join(root, "target", "release", "hipporag");
 const conala = join(data, "pydocs", "conala_pydocs.json");
@@ -38,9 +37,7 @@ let build;
 const env = servedSite({
   dir,
   prepare: async () => {
-    assert.ok(existsSync(DOCS), `${DOCS} is missing: apt-get install python3.11-doc`);
-    rmSync(dir, { recursive: true, force: true });
-    cpSync(DOCS, dir, { recursive: true, dereference: true });
+    copyPythonDocs(dir);
     const t = performance.now();
     const out = execFileSync(hipporag, ["site", dir, "--json", "--full-index", ...EXCLUDE.flatMap((g) => ["--exclude", g])], {
       encoding: "utf8",
@@ -147,7 +144,10 @@ const env = servedSite({
     const html = readFileSync(page, "utf8");
     writeFileSync(
       page,
-      html.replace("</body>", '<div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'),
+      html.replace(
+        "</body>",
+        '<div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>',
+      ),
     );
     // A theme with room only for a header box: Sphinx's quick-search form becomes the modal.
     const json = join(dir, "library", "json.html");

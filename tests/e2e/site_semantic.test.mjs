@@ -7,11 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { outDir, root, servedSite } from "./harness.mjs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyPythonDocs, outDir, root, servedSite } from "./harness.mjs";
 
-const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const dir = join(root, "out", "pydocs-semantic-e2e");
 const PAGES = [
   "library/json.html",
@@ -34,12 +33,7 @@ let build;
 const env = servedSite({
   dir,
   prepare: async () => {
-    assert.ok(existsSync(DOCS), `${DOCS} is missing: apt-get install python3.11-doc`);
-    rmSync(dir, { recursive: true, force: true });
-    for (const p of PAGES) {
-      mkdirSync(dirname(join(dir, p)), { recursive: true });
-      cpSync(join(DOCS, p), join(dir, p), { dereference: true });
-    }
+    copyPythonDocs(dir, PAGES);
     // The search page: one element, one script (left out of the index).
     writeFileSync(
       join(dir, "index.html"),

@@ -13,37 +13,31 @@
 // figure is the peak so far): after initialisation, after the first `fromBytes`, after all
 // loads and after all queries.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+import { benchArgs, mib, printTableHead, root } from "./bench_common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const { values: o, positionals } = parseArgs({
-  allowPositionals: true,
+const {
+  values: o,
+  modes,
+  repeats,
+  indexPath,
+  questionsPath,
+} = benchArgs({
+  usage:
+    "node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS",
+  repeats: "5",
   options: {
-    json: { type: "boolean", default: false },
-    modes: { type: "string", default: "hipporag1" },
     ppr: { type: "string", default: "auto" },
-    repeats: { type: "string", default: "5" },
     tolerance: { type: "string", default: "1e-12" },
     "max-iterations": { type: "string", default: "1000" },
     pkg: { type: "string", default: join(root, "pkg") }, // another wasm-bindgen output, for A/B runs
   },
 });
 const json = o.json;
-const modes = o.modes.split(",");
 const methods = o.ppr.split(",");
-const repeats = Number(o.repeats);
 const tolerance = Number(o.tolerance);
 const maxIterations = Number(o["max-iterations"]);
 const pkg = resolve(o.pkg);
-const [indexPath, questionsPath] = positionals;
-if (!indexPath || !questionsPath) {
-  console.error(
-    "usage: node tests/js/bench.mjs [--json] [--modes m1,m2] [--ppr auto,exact,push] [--repeats N] [--tolerance T] [--max-iterations N] INDEX QUESTIONS",
-  );
-  process.exit(2);
-}
 
 const { initWasm, Retriever, hashedNgramEncode } = await import(join(pkg, "hipporag.js"));
 const wasm = await initWasm(readFileSync(join(pkg, "hipporag_wasm_bg.wasm")));
@@ -115,13 +109,7 @@ const out = {
 if (json) {
   console.log(JSON.stringify(out, null, 2));
 } else {
-  const mb = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
-  const c = r.info.counts;
-  console.log(
-    `\n${indexPath}: ${(bytes.length / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges`,
-  );
-  console.log("| wasm in Node | median | p90 |");
-  console.log("|---|---|---|");
+  printTableHead({ indexPath, bytes: bytes.length, counts: r.info.counts, where: "wasm in Node" });
   console.log(`| Retriever.fromBytes (first ${loads[0].toFixed(1)} ms) | ${quantile(loads, 0.5).toFixed(1)} ms | |`);
   for (const [mode, byMethod] of Object.entries(results))
     for (const [ppr, s] of Object.entries(byMethod)) {
@@ -130,6 +118,6 @@ if (json) {
       );
     }
   console.log(
-    `| wasm memory: init / after first load / after ${loads.length} loads / after queries | ${mb(memInit)} / ${mb(memFirstLoad)} / ${mb(memLoads)} / ${mb(memQueries)} | |`,
+    `| wasm memory: init / after first load / after ${loads.length} loads / after queries | ${mib(memInit)} / ${mib(memFirstLoad)} / ${mib(memLoads)} / ${mib(memQueries)} | |`,
   );
 }

@@ -13,31 +13,20 @@
 // `hashed-ngram-v1` index), and reads the wasm memory size. Prints a table, or JSON.
 import { createServer } from "node:http";
 import { createReadStream, statSync } from "node:fs";
-import { dirname, join, normalize, relative, resolve, extname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { join, normalize, relative, resolve, extname } from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS } from "../e2e/harness.mjs";
+import { benchArgs, mib, printTableHead, root } from "./bench_common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const { values: o, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    json: { type: "boolean", default: false },
-    modes: { type: "string", default: "hipporag1" },
-    repeats: { type: "string", default: "3" },
-    pages: { type: "string", default: "7" },
-  },
+const args = benchArgs({
+  usage: "node tests/js/bench_chromium.mjs [--json] [--modes m1,m2] [--repeats N] INDEX QUESTIONS",
+  repeats: "3",
+  options: { pages: { type: "string", default: "7" } },
 });
-const json = o.json;
-const modes = o.modes.split(",");
-const repeats = Number(o.repeats);
-const pages = Number(o.pages);
-const [indexPath, questionsPath] = positionals.map((p) => resolve(p));
-if (!indexPath || !questionsPath) {
-  console.error("usage: node tests/js/bench_chromium.mjs [--json] [--modes m1,m2] [--repeats N] INDEX QUESTIONS");
-  process.exit(2);
-}
+const { modes, repeats } = args;
+const json = args.values.json;
+const pages = Number(args.values.pages);
+const [indexPath, questionsPath] = [args.indexPath, args.questionsPath].map((p) => resolve(p));
 
 // Static files: /pkg/… from this checkout, /index and /questions from the given paths.
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
@@ -144,13 +133,13 @@ try {
 if (json) {
   console.log(JSON.stringify(out, null, 2));
 } else {
-  const mb = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
-  const c = out.counts;
-  console.log(
-    `\n${indexPath}: ${(out.bytes / 1e6).toFixed(1)} MB, ${c.phrases} phrases, ${c.passages} passages, ${c.edges} phrase edges (Chromium ${out.browser})`,
-  );
-  console.log("| wasm in Chromium | median | p90 |");
-  console.log("|---|---|---|");
+  printTableHead({
+    indexPath,
+    bytes: out.bytes,
+    counts: out.counts,
+    where: "wasm in Chromium",
+    suffix: ` (Chromium ${out.browser})`,
+  });
   const fc = out.load.firstCallsMs;
   console.log(
     `| Retriever.fromBytes, first call on a fresh page (${fc.length} pages; range ${fc[0].toFixed(1)}–${fc[fc.length - 1].toFixed(1)} ms) | ${out.load.firstMs.toFixed(1)} ms | |`,
@@ -162,6 +151,6 @@ if (json) {
     );
   }
   console.log(
-    `| wasm memory: init / after 5 loads / after queries | ${mb(out.memory.initBytes)} / ${mb(out.memory.afterLoadsBytes)} / ${mb(out.memory.afterQueriesBytes)} | |`,
+    `| wasm memory: init / after 5 loads / after queries | ${mib(out.memory.initBytes)} / ${mib(out.memory.afterLoadsBytes)} / ${mib(out.memory.afterQueriesBytes)} | |`,
   );
 }

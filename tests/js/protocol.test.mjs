@@ -22,22 +22,19 @@ function worker(handlers = {}) {
   return { dispatch: serialDispatcher(table, (m) => posted.push(m)), posted, ran };
 }
 
-test("message types are named once, distinct and frozen", () => {
+test("message types are named once, distinct and frozen, each the lower case of its name", () => {
   const values = Object.values(MSG);
   assert.equal(new Set(values).size, values.length);
   assert.ok(Object.isFrozen(MSG));
-  assert.deepEqual(MSG, {
-    LOAD: "load",
-    SEARCH: "search",
-    BUILD: "build",
-    RESTORE: "restore",
-    FORGET: "forget",
-    PROGRESS: "progress",
-    LOADED: "loaded",
-    RESULT: "result",
-    ERROR: "error",
-    EMPTY: "empty",
-  });
+  for (const [name, type] of Object.entries(MSG)) assert.equal(type, name.toLowerCase());
+});
+
+test("app.js and worker.js use every message type and name none that is not one", () => {
+  const used = new Set();
+  for (const f of ["app.js", "worker.js"]) {
+    for (const [, name] of readFileSync(join(root, "www", "src", f), "utf8").matchAll(/\bMSG\.([A-Z_]+)/g)) used.add(name);
+  }
+  assert.deepEqual([...used].sort(), Object.keys(MSG).sort());
 });
 
 test("an unknown message type is answered by an error of kind protocol naming it", async () => {

@@ -356,34 +356,8 @@ impl TripleGraph {
         drop(phrase_emb);
 
         // 5. Passage and fact embeddings.
-        let passage_texts: Vec<String> = self.passages.iter().map(Passage::indexed_text).collect();
-        let passage_refs: Vec<&str> = passage_texts.iter().map(String::as_str).collect();
-        let t = Timer::start();
-        let passage_emb = encode_all(
-            encoder,
-            &passage_refs,
-            "encoding passages",
-            opts.batch_size,
-            progress,
-        )?;
-        report
-            .encoding
-            .push(("passages", passage_refs.len(), t.seconds()));
-        let passage_vectors = Vectors::from_f32(dim, &passage_emb, opts.quantization);
-        drop(passage_emb);
-        drop(passage_refs);
-        drop(passage_texts);
-        let fact_vectors = if opts.fact_vectors {
-            let texts: Vec<String> = self.facts.iter().map(|f| f.text(&self.phrases)).collect();
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            let t = Timer::start();
-            let emb = encode_all(encoder, &refs, "encoding facts", opts.batch_size, progress)?;
-            report.encoding.push(("facts", refs.len(), t.seconds()));
-            Some(Vectors::from_f32(dim, &emb, opts.quantization))
-        } else {
-            None
-        };
-
+        let (passage_vectors, fact_vectors) =
+            self.passage_and_fact_vectors(encoder, opts, progress, &mut report)?;
         let bm25 = opts.bm25.map(|params| {
             progress.start("BM25 index", self.passages.len() as u64);
             let b = crate::bm25::build(&self.passages, opts.language, params);
@@ -405,26 +379,7 @@ impl TripleGraph {
             header: Header {
                 encoder: info,
                 counts,
-                build: BuildInfo {
-                    synonymy_threshold: opts.synonymy_threshold,
-                    synonymy_k: opts.synonymy_k as u32,
-                    quantization: opts.quantization,
-                    generator: opts.generator.clone(),
-                    language: opts.language,
-                    query_stopwords: match opts.language {
-                        Language::English => Vec::new(),
-                        l => {
-                            // Normalised as the query's words are compared.
-                            let mut w: Vec<String> = crate::bm25::stopwords(l)
-                                .iter()
-                                .map(|w| normalize_phrase(w))
-                                .collect();
-                            w.sort();
-                            w.dedup();
-                            w
-                        }
-                    },
-                },
+                build: build_info(opts),
             },
             phrase_vectors,
             phrases: self.phrases,
@@ -442,7 +397,74 @@ impl TripleGraph {
     }
 }
 
+/// Encodes `texts` (the `what` of the report: "passages", "facts") and quantises them.
+fn encode_vectors(
+    encoder: &dyn Encoder,
+    texts: &[String],
+    what: &'static str,
+    opts: &BuildOptions,
+    progress: &dyn Progress,
+    report: &mut BuildReport,
+) -> Result<Vectors> {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let t = Timer::start();
+    let emb = encode_all(
+        encoder,
+        &refs,
+        &format!("encoding {what}"),
+        opts.batch_size,
+        progress,
+    )?;
+    report.encoding.push((what, refs.len(), t.seconds()));
+    let dim = encoder.info().dim as usize;
+    Ok(Vectors::from_f32(dim, &emb, opts.quantization))
+}
+
+/// The header's record of how the index was built.
+fn build_info(opts: &BuildOptions) -> BuildInfo {
+    BuildInfo {
+        synonymy_threshold: opts.synonymy_threshold,
+        synonymy_k: opts.synonymy_k as u32,
+        quantization: opts.quantization,
+        generator: opts.generator.clone(),
+        language: opts.language,
+        query_stopwords: match opts.language {
+            Language::English => Vec::new(),
+            l => {
+                // Normalised as the query's words are compared.
+                let mut w: Vec<String> = crate::bm25::stopwords(l)
+                    .iter()
+                    .map(|w| normalize_phrase(w))
+                    .collect();
+                w.sort();
+                w.dedup();
+                w
+            }
+        },
+    }
+}
+
 impl TripleGraph {
+    /// Step 5: the passages' vectors, and the facts' when `opts.fact_vectors`.
+    fn passage_and_fact_vectors(
+        &self,
+        encoder: &dyn Encoder,
+        opts: &BuildOptions,
+        progress: &dyn Progress,
+        report: &mut BuildReport,
+    ) -> Result<(Vectors, Option<Vectors>)> {
+        let passage_texts: Vec<String> = self.passages.iter().map(Passage::indexed_text).collect();
+        let passage_vectors =
+            encode_vectors(encoder, &passage_texts, "passages", opts, progress, report)?;
+        drop(passage_texts);
+        if !opts.fact_vectors {
+            return Ok((passage_vectors, None));
+        }
+        let texts: Vec<String> = self.facts.iter().map(|f| f.text(&self.phrases)).collect();
+        let fact_vectors = encode_vectors(encoder, &texts, "facts", opts, progress, report)?;
+        Ok((passage_vectors, Some(fact_vectors)))
+    }
+
     /// Step 3's synonymy edges from the phrase embeddings (`n × dim`, row-major).
     fn synonymy_from(
         &self,

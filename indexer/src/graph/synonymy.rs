@@ -59,21 +59,17 @@ pub fn synonymy_pairs(
     k: usize,
     progress: &dyn Progress,
 ) -> BTreeMap<(u32, u32), f32> {
-    pairs_by(emb, seeks_synonyms, dim, tau, k, progress, None)
-}
-
-/// [`synonymy_pairs`] with the product forced (`Some(true)`: sparse) or chosen (`None`).
-fn pairs_by(
-    emb: &[f32],
-    seeks_synonyms: &[bool],
-    dim: usize,
-    tau: f32,
-    k: usize,
-    progress: &dyn Progress,
-    force_sparse: Option<bool>,
-) -> BTreeMap<(u32, u32), f32> {
     let n = emb.len().checked_div(dim).unwrap_or(0);
     assert_eq!(seeks_synonyms.len(), n, "one flag per row");
+    let unit = unit_rows(emb, dim);
+    let nonzero = unit.iter().filter(|&&x| x != 0.0).count();
+    let sparse = tau > SGEMM_MARGIN && (nonzero as f64) <= SPARSE_DENSITY * unit.len() as f64;
+    let above = pairs_above(&unit, dim, sparse, seeks_synonyms, tau, progress);
+    top_k_pairs(above, seeks_synonyms, k)
+}
+
+/// The rows of `emb` (`dim` each) scaled to unit length; all-zero rows stay zero.
+fn unit_rows(emb: &[f32], dim: usize) -> Vec<f32> {
     let mut unit = emb.to_vec();
     for row in unit.chunks_exact_mut(dim.max(1)) {
         let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -81,16 +77,27 @@ fn pairs_by(
             row.iter_mut().for_each(|x| *x /= norm);
         }
     }
-    let nonzero = unit.iter().filter(|&&x| x != 0.0).count();
-    let sparse = force_sparse
-        .unwrap_or(tau > SGEMM_MARGIN && (nonzero as f64) <= SPARSE_DENSITY * unit.len() as f64);
+    unit
+}
+
+/// The pairs `(i, j)`, `i < j`, of the upper triangle of the Gram matrix of the unit rows
+/// `unit` whose exact cosine is at least `tau`, by the sparse product or the dense one, with
+/// that cosine; row blocks in parallel (feature `parallel`).
+fn pairs_above(
+    unit: &[f32],
+    dim: usize,
+    sparse: bool,
+    seeks_synonyms: &[bool],
+    tau: f32,
+    progress: &dyn Progress,
+) -> Vec<(u32, u32, f32)> {
+    let n = seeks_synonyms.len();
     let index = if sparse {
-        PrefixIndex::new(&unit, dim, tau - SGEMM_MARGIN)
+        PrefixIndex::new(unit, dim, tau - SGEMM_MARGIN)
     } else {
         PrefixIndex::default()
     };
     const BLOCK: usize = 256;
-    // Pairs (i, j), i < j, with cosine ≥ tau, from the upper triangle of the Gram matrix.
     #[cfg(feature = "parallel")]
     let block_ids = (0..n.div_ceil(BLOCK)).into_par_iter();
     #[cfg(not(feature = "parallel"))]
@@ -101,7 +108,7 @@ fn pairs_by(
             let mut out = Vec::new();
             let mut offer = |i: usize, j: usize, s: f32| {
                 if s >= tau - SGEMM_MARGIN && (seeks_synonyms[i] || seeks_synonyms[j]) {
-                    let exact = cosine(&unit, dim, i, j);
+                    let exact = cosine(unit, dim, i, j);
                     if exact >= tau {
                         out.push((i as u32, j as u32, exact.min(1.0)));
                     }
@@ -109,17 +116,26 @@ fn pairs_by(
             };
             let count = rows.len() as u64;
             if sparse {
-                sparse_block(&unit, dim, &index, rows, tau - SGEMM_MARGIN, &mut offer);
+                sparse_block(unit, dim, &index, rows, tau - SGEMM_MARGIN, &mut offer);
             } else {
-                dense_block(&unit, dim, rows, &mut offer);
+                dense_block(unit, dim, rows, &mut offer);
             }
             progress.advance(count);
             out
         })
         .collect();
-    // Each row's candidates from both sides of the triangle, then its top k.
-    let mut per_row: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n];
-    for (i, j, s) in blocks.into_iter().flatten() {
+    blocks.into_iter().flatten().collect()
+}
+
+/// Each row's candidates among `above` from both sides of the triangle (rows that seek
+/// synonyms only), its top `k` (highest cosine first, lower id on ties), as undirected pairs.
+fn top_k_pairs(
+    above: Vec<(u32, u32, f32)>,
+    seeks_synonyms: &[bool],
+    k: usize,
+) -> BTreeMap<(u32, u32), f32> {
+    let mut per_row: Vec<Vec<(u32, f32)>> = vec![Vec::new(); seeks_synonyms.len()];
+    for (i, j, s) in above {
         if seeks_synonyms[i as usize] {
             per_row[i as usize].push((j, s));
         }
@@ -388,14 +404,11 @@ mod tests {
         let got = synonymy_pairs(emb, seeks, d, tau, k, &());
         // Hashed n-gram rows are sparse: the dense product must find the same pairs, bit for bit.
         assert!(emb.iter().filter(|&&x| x != 0.0).count() * 10 < emb.len());
-        assert_eq!(got, pairs_by(emb, seeks, d, tau, k, &(), Some(false)));
-        // Every pair's cosine as the products' candidates get theirs (`cosine`, over the rows
-        // normalised as `pairs_by` does), so that equal cosines tie bit for bit on both sides.
-        let mut unit = emb.to_vec();
-        for row in unit.chunks_exact_mut(d) {
-            let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
-            row.iter_mut().for_each(|x| *x /= norm);
-        }
+        let unit = unit_rows(emb, d);
+        let dense = pairs_above(&unit, d, false, seeks, tau, &());
+        assert_eq!(got, top_k_pairs(dense, seeks, k));
+        // Every pair's cosine as the products' candidates get theirs (`cosine`, over the same
+        // unit rows), so that equal cosines tie bit for bit on both sides.
         let mut want = BTreeMap::new();
         for i in (0..n).filter(|&i| seeks[i]) {
             let mut cand: Vec<(u32, f32)> = (0..n)

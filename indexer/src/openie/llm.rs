@@ -220,56 +220,27 @@ pub fn extract_with_llm(
     report.from_cache = report.distinct - todo.len();
 
     let stats = Counters::default();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let queue = Queue {
+        todo: &todo,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    };
     let mut fatal: Option<Error> = None;
     progress.start("OpenIE", todo.len() as u64);
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
         for _ in 0..cfg.concurrency.min(todo.len()) {
             let tx = tx.clone();
-            let (client, stats, next, stop, todo, texts) =
-                (&client, &stats, &next, &stop, &todo, &texts);
-            s.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&i) = todo.get(k) else { break };
-                    let outcome = match client.extract(&texts[i], stats) {
-                        Ok(x) => Outcome::Done(x),
-                        Err((_, _, CallError::Fatal(m))) => {
-                            stop.store(true, Ordering::SeqCst);
-                            Outcome::Fatal(m)
-                        }
-                        Err((stage, attempts, e)) => Outcome::Failed(Failure {
-                            passage: i,
-                            title: passages[i].title.clone(),
-                            stage,
-                            attempts,
-                            message: e.to_string(),
-                        }),
-                    };
-                    if tx.send((i, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
+            let (client, stats, queue, texts) = (&client, &stats, &queue, &texts);
+            s.spawn(move || work(client, stats, queue, passages, texts, &tx));
         }
         drop(tx);
         for (i, outcome) in rx {
             match outcome {
                 Outcome::Done(x) => {
-                    let rec = CacheRecord {
-                        hash: hashes[i].clone(),
-                        model: cfg.model.clone(),
-                        prompts: PROMPT_VERSION.to_string(),
-                        entities: x.entities,
-                        triples: x.triples,
-                        tokens: x.tokens,
-                        repaired: x.repaired,
-                        malformed_triples: x.malformed_triples,
-                    };
+                    let rec = x.into_record(&hashes[i], &cfg.model);
                     if let Err(e) = cache.append(&rec) {
-                        stop.store(true, Ordering::SeqCst);
+                        queue.stop.store(true, Ordering::SeqCst);
                         fatal.get_or_insert(e);
                     }
                     report.extracted += 1;
@@ -302,12 +273,65 @@ pub fn extract_with_llm(
         return Err(e);
     }
     report.failures.sort_by_key(|f| f.passage);
-    let failed: std::collections::HashSet<&str> = report
-        .failures
+    let docs = documents(&texts, &hashes, &records, &report.failures);
+    Ok((docs, report))
+}
+
+/// The passages still to extract, shared by the workers: the next one to take and whether
+/// the run stops.
+struct Queue<'a> {
+    /// Corpus positions, in order.
+    todo: &'a [usize],
+    next: AtomicUsize,
+    stop: AtomicBool,
+}
+
+/// A worker: extracts passages from `queue` until it is empty or stopped, sending each
+/// outcome to the caller; a fatal error stops the queue.
+fn work(
+    client: &Client,
+    stats: &Counters,
+    queue: &Queue<'_>,
+    passages: &[Passage],
+    texts: &[String],
+    tx: &mpsc::Sender<(usize, Outcome)>,
+) {
+    while !queue.stop.load(Ordering::SeqCst) {
+        let k = queue.next.fetch_add(1, Ordering::SeqCst);
+        let Some(&i) = queue.todo.get(k) else { break };
+        let outcome = match client.extract(&texts[i], stats) {
+            Ok(x) => Outcome::Done(x),
+            Err((_, _, CallError::Fatal(m))) => {
+                queue.stop.store(true, Ordering::SeqCst);
+                Outcome::Fatal(m)
+            }
+            Err((stage, attempts, e)) => Outcome::Failed(Failure {
+                passage: i,
+                title: passages[i].title.clone(),
+                stage,
+                attempts,
+                message: e.to_string(),
+            }),
+        };
+        if tx.send((i, outcome)).is_err() {
+            break;
+        }
+    }
+}
+
+/// One document per passage (corpus order): its cached extraction, or empty lists when it
+/// failed in this run or has none.
+fn documents(
+    texts: &[String],
+    hashes: &[String],
+    records: &HashMap<String, CacheRecord>,
+    failures: &[Failure],
+) -> Vec<OpenIeDoc> {
+    let failed: std::collections::HashSet<&str> = failures
         .iter()
         .map(|f| hashes[f.passage].as_str())
         .collect();
-    let docs = texts
+    texts
         .iter()
         .enumerate()
         .map(|(i, text)| {
@@ -323,8 +347,7 @@ pub fn extract_with_llm(
                 extracted_triples: triples,
             }
         })
-        .collect();
-    Ok((docs, report))
+        .collect()
 }
 
 /// Live totals shared by the workers.
@@ -342,6 +365,22 @@ struct Extraction {
     tokens: u64,
     repaired: bool,
     malformed_triples: usize,
+}
+
+impl Extraction {
+    /// The cache line of this extraction of the passage with hash `hash`.
+    fn into_record(self, hash: &str, model: &str) -> CacheRecord {
+        CacheRecord {
+            hash: hash.to_string(),
+            model: model.to_string(),
+            prompts: PROMPT_VERSION.to_string(),
+            entities: self.entities,
+            triples: self.triples,
+            tokens: self.tokens,
+            repaired: self.repaired,
+            malformed_triples: self.malformed_triples,
+        }
+    }
 }
 
 /// What a worker hands back for one passage.

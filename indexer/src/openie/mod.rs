@@ -366,6 +366,18 @@ mod tests {
         assert!(report.docs_without_triples >= 2);
     }
 
+    /// Passages "A" (text "x") and "B" (text "y").
+    fn two_passages() -> Vec<Passage> {
+        [("A", "x"), ("B", "y")]
+            .into_iter()
+            .map(|(title, text)| Passage {
+                title: title.into(),
+                text: text.into(),
+                url: None,
+            })
+            .collect()
+    }
+
     fn tmp(s: &str) -> tempfile::TempPath {
         let f = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(f.path(), s).unwrap();
@@ -391,18 +403,7 @@ mod tests {
 
     #[test]
     fn misalignment_is_a_clear_error() {
-        let corpus = vec![
-            Passage {
-                title: "A".into(),
-                text: "x".into(),
-                url: None,
-            },
-            Passage {
-                title: "B".into(),
-                text: "y".into(),
-                url: None,
-            },
-        ];
+        let corpus = two_passages();
         let short =
             tmp(r#"{"docs":[{"passage":"A\nx","extracted_entities":[],"extracted_triples":[]}]}"#);
         let e = import_openie(&short, &corpus).unwrap_err().to_string();
@@ -422,18 +423,7 @@ mod tests {
 
     #[test]
     fn hipporag2_files_align_by_passage_text() {
-        let corpus = vec![
-            Passage {
-                title: "A".into(),
-                text: "x".into(),
-                url: None,
-            },
-            Passage {
-                title: "B".into(),
-                text: "y".into(),
-                url: None,
-            },
-        ];
+        let corpus = two_passages();
         let f = tmp(
             r#"{"docs":[{"idx":"chunk-9","passage":"Z\nq","extracted_entities":[],"extracted_triples":[]},
                         {"idx":"chunk-2","passage":"B\ny","extracted_entities":["B"],"extracted_triples":[["B","r","C"]]},

@@ -244,21 +244,13 @@ fn close_truncated(s: &str) -> Option<Value> {
     // Cut points: just after a closing bracket, or just before a comma, with the open stack.
     let mut stack: Vec<u8> = Vec::new();
     let mut cuts: Vec<(usize, Vec<u8>)> = Vec::new();
-    let bytes = s.as_bytes();
-    let (mut in_str, mut esc) = (false, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_str {
-            if esc {
-                esc = false;
-            } else if b == b'\\' {
-                esc = true;
-            } else if b == b'"' {
-                in_str = false;
-            }
-            continue;
+    // Set once the outermost value closes: what follows is not part of it.
+    let mut closed = false;
+    scan(s, |i, b, _| {
+        if closed {
+            return;
         }
         match b {
-            b'"' => in_str = true,
             b'{' => {
                 stack.push(b'}');
                 cuts.push((i + 1, stack.clone()));
@@ -270,14 +262,15 @@ fn close_truncated(s: &str) -> Option<Value> {
             b'}' | b']' => {
                 stack.pop();
                 if stack.is_empty() {
-                    break;
+                    closed = true;
+                    return;
                 }
                 cuts.push((i + 1, stack.clone()));
             }
             b',' => cuts.push((i, stack.clone())),
             _ => {}
         }
-    }
+    });
     for (cut, open) in cuts.into_iter().rev() {
         let mut candidate = s[..cut].trim_end().trim_end_matches(',').to_string();
         // An object cut after a key ("a": ) is not a complete element; parsing rejects it.
