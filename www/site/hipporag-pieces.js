@@ -91,7 +91,7 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
      */
     async search(question, { mode, staticWeight, phraseWeight, topK = 64 } = {}) {
       const t = performance.now();
-      for (let need; (need = index.missing(question)).length > 0; ) {
+      for (let need; (need = index.missing(question)).length > 0;) {
         await Promise.all(need.map(async (name) => index.add(name, await piece(name))));
       }
       const ids = new Uint32Array(topK);
