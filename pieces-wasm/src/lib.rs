@@ -12,8 +12,23 @@
 mod bindings {
     use hipporag_wasm::Error;
     use hipporag_wasm::error::to_js_error;
+    use hipporag_wasm::pieces::{PieceId, PieceKind};
     use hipporag_wasm::search::{Mode, RetrieveOptions, parse_option};
     use wasm_bindgen::prelude::*;
+
+    /// A piece as one number for JS: its kind in the low two bits, its number above.
+    fn id(p: PieceId) -> u32 {
+        (p.number as u32) << 2 | p.kind as u32
+    }
+
+    /// The piece of [`id`]'s number.
+    fn piece(id: u32) -> PieceId {
+        let kind = [PieceKind::Term, PieceKind::Cluster, PieceKind::Phrase, PieceKind::Fragment];
+        PieceId {
+            kind: kind[(id & 3) as usize],
+            number: (id >> 2) as usize,
+        }
+    }
 
     /// The index in pieces: the meta piece and the pieces loaded so far.
     #[wasm_bindgen]
@@ -43,23 +58,21 @@ mod bindings {
             self.index.meta().damping
         }
 
-        /// The file names of the pieces `question` needs that are not loaded; empty once it
-        /// can be ranked. Ask again after adding them.
-        pub fn missing(&self, question: &str) -> Vec<String> {
+        /// The pieces `question` needs that are not loaded, as ids for [`Pieces::name`] and
+        /// [`Pieces::add`]; empty once it can be ranked. Ask again after adding them.
+        pub fn missing(&self, question: &str) -> Vec<u32> {
             let need = self.index.missing(question);
-            need.into_iter()
-                .filter_map(|p| self.index.name(p))
-                .collect()
+            need.into_iter().map(id).collect()
         }
 
-        /// Adds the piece file `name` (gunzipped bytes).
-        pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), JsValue> {
-            let piece = self.index.piece_named(name).ok_or_else(|| {
-                to_js_error(Error::InvalidRequest(format!(
-                    "{name}: no piece of this index"
-                )))
-            })?;
-            self.index.add(piece, bytes).map_err(to_js_error)
+        /// The file name of piece `id`.
+        pub fn name(&self, id: u32) -> Option<String> {
+            self.index.name(piece(id))
+        }
+
+        /// Adds piece `id` (gunzipped bytes).
+        pub fn add(&mut self, id: u32, bytes: &[u8]) -> Result<(), JsValue> {
+            self.index.add(piece(id), bytes).map_err(to_js_error)
         }
 
         /// Ranks passages (`mode` `hybrid` or `bm25`) into `ids` and `scores`, best first, as

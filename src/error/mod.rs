@@ -116,7 +116,7 @@ impl From<FormatProblem> for Error {
 #[non_exhaustive]
 pub enum FormatProblem {
     /// The bytes do not start with the index magic `HIPPORAG`.
-    #[error("not a hipporag index: the first 8 bytes are {found:?}, expected \"HIPPORAG\"")]
+    #[error("not a hipporag index: the first 8 bytes are \"{}\", expected \"HIPPORAG\"", found.escape_default())]
     BadMagic {
         /// The first bytes found (lossy UTF-8).
         found: String,

@@ -114,35 +114,6 @@ impl Pieces {
         (piece.number < count).then(|| piece_name(&self.meta.build, piece.kind, piece.number))
     }
 
-    /// The piece file `name` names, if the meta piece lists it (the inverse of [`Pieces::name`]).
-    pub fn piece_named(&self, name: &str) -> Option<PieceId> {
-        let rest = name
-            .strip_prefix(&super::hex(&self.meta.build))?
-            .strip_prefix('-')?;
-        let mut chars = rest.chars();
-        let letter = chars.next()?;
-        let number = chars.as_str().strip_suffix(".bin")?;
-        let kind = [
-            PieceKind::Term,
-            PieceKind::Cluster,
-            PieceKind::Phrase,
-            PieceKind::Fragment,
-        ]
-        .into_iter()
-        .find(|k| k.letter() == letter)?;
-        if number.is_empty()
-            || !number.bytes().all(|b| b.is_ascii_digit())
-            || number.starts_with('0') && number.len() > 1
-        {
-            return None;
-        }
-        let piece = PieceId {
-            kind,
-            number: number.parse().ok()?,
-        };
-        self.name(piece).map(|_| piece)
-    }
-
     /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`static_words`],
     /// stopwords aside — and those its expansion reads, that are not loaded yet, ascending:
     ///

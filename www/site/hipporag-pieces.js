@@ -92,7 +92,7 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
     async search(question, { mode, staticWeight, phraseWeight, topK = 64 } = {}) {
       const t = performance.now();
       for (let need; (need = index.missing(question)).length > 0;) {
-        await Promise.all(need.map(async (name) => index.add(name, await piece(name))));
+        await Promise.all(Array.from(need, async (id) => index.add(id, await piece(index.name(id)))));
       }
       const ids = new Uint32Array(topK);
       const scores = new Float64Array(topK);
