@@ -194,8 +194,8 @@ const ENGINES = {
  * A fresh context (empty cache) on the site's index.html, once the page's own requests are
  * over (its images load after the load event): the page, and the paths under the engine's
  * directory `dir` it requests after `clear()` (as a set and in order). Only the engine's own
- * files count: before, the docs' logo (_static/py.svg, 0.9 KB) was counted in some first
- * searches of either engine, when it arrived after the load event.
+ * files count: the site's own files (its logo, say) can arrive after the load event, and are no
+ * engine's first search (docs/benchmarks.md, "Figures moved out of code comments").
  */
 async function freshPage(browser, origin, dir) {
   const ctx = await browser.newContext();

@@ -9,11 +9,11 @@
 //! **The prefilter.** A passage's nearest centroid by cosine is looked for among the
 //! [`PREFILTER`] centroids whose sign bits are nearest to the passage's code in Hamming
 //! distance (`popcount` over 64 bits at a time), and only those get a dot product. Without it
-//! a round costs `passages × clusters × dim` multiply-adds: on rust-doc's 203,321 passages and
-//! 901 clusters, most of the build. A query probes the clusters by the centroids' sign bits
-//! too ([`hipporag_wasm::embeddings::probe`]). Measured against the exhaustive search
-//! in docs/benchmarks.md ("IVF k-means with a Hamming prefilter"). Deterministic: ties go to
-//! the lower id, and the same arithmetic with or without threads.
+//! a round costs `passages × clusters × dim` multiply-adds, most of a large site's build. A
+//! query probes the clusters by the centroids' sign bits too
+//! ([`hipporag_wasm::embeddings::probe`]). docs/benchmarks.md ("IVF k-means with a Hamming
+//! prefilter") compares it with the exhaustive search. Deterministic: ties go to the lower
+//! id, and the same arithmetic with or without threads.
 
 use hipporag_wasm::embeddings::{NO_CLUSTER, sign_bits};
 
@@ -257,8 +257,9 @@ fn bounded_assignment(
     centroids: &Centroids,
     cap: usize,
 ) -> Vec<u32> {
-    // Every passage's candidates are held at once: each list at its length (on Debian's
-    // rust-doc, lists that kept the 901 centroids' slots took a gigabyte).
+    // Every passage's candidates are held at once: each list at its length (lists that kept
+    // every centroid's slot raised a large site's peak memory: docs/benchmarks.md, "Build
+    // memory and time on rust-doc").
     let near = |i: usize| {
         let mut r = centroids.nearest(&units[i], packed.get(i), ASSIGNMENT_CANDIDATES);
         r.shrink_to_fit();

@@ -51,10 +51,9 @@ pub const NPROBE: usize = 16;
 /// Clusters a query scores in an index of `c` clusters: [`NPROBE`] (all `c` when fewer) up to
 /// [`BASE_CLUSTERS`], then `⌈NPROBE · 256 / c⌉`. Past 256 clusters of `n / c` passages each
 /// that scores about `NPROBE · 256 · n / c²` = 1,024 passage codes whatever the site's size
-/// (`c = 2√n`, [`max_clusters`]), so a query's cluster pieces do not grow with the site: on
-/// Debian's rust-doc (901 clusters) 5 probes instead of 16 fetch 43 KB of cluster pieces
-/// instead of 150 KB, at the same page hit@10 of its 20 questions (docs/index-format.md,
-/// "Probes that do not grow with the site").
+/// (`c = 2√n`, [`max_clusters`]), so a query's cluster pieces do not grow with the site
+/// (docs/index-format.md, "Probes that do not grow with the site", has the bytes and the
+/// ranking on Debian's rust-doc).
 pub fn nprobe(c: usize) -> usize {
     if c <= BASE_CLUSTERS {
         NPROBE.min(c)
@@ -73,9 +72,9 @@ pub const WORDS_PER_CALL: usize = 4096;
 
 /// Encodes the vocabulary of `passages` with `encoder` (in calls of `batch` words) and returns the
 /// static word embeddings: word sign rows, passage codes and their IVF clusters. Words in
-/// `stopwords` (lowercase; [`crate::bm25::stopwords`]) get no vector: on the CoNaLa splits of
-/// Python's docs leaving them out raised page recall@10 (dev 0.607 → 0.639, test 0.645 →
-/// 0.656), and a query's stopwords then fetch no piece of a site's index in pieces.
+/// `stopwords` (lowercase; [`crate::bm25::stopwords`]) get no vector: leaving them out ranked
+/// Python's docs better on both CoNaLa splits (docs/tuning.md, "Measurements behind the code"),
+/// and a query's stopwords then fetch no piece of a site's index in pieces.
 ///
 /// # Errors
 /// The encoder's; [`Error::InvalidRequest`] when its dimension is not a multiple of 8.
@@ -113,8 +112,8 @@ pub fn build(
     let words: Vec<String> = df.keys().map(|w| w.to_string()).collect();
     let df: Vec<u32> = df.into_values().collect();
     // Each passage's vocabulary words as (row, count), in word order (the order the passage
-    // codes sum them in): the per-passage maps of every word, 203,321 of them on Debian's
-    // rust-doc, are freed before the encoder runs, where a large site's build peaks.
+    // codes sum them in): the per-passage maps of every word are freed before the encoder
+    // runs, where a large site's build peaks (docs/benchmarks.md, "The peak of a large build").
     let rows: Vec<Vec<(u32, u32)>> = parallel::map(&counts, |c| {
         c.iter()
             .filter_map(|(w, &n)| {

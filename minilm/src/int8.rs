@@ -8,8 +8,8 @@
 //! says so in its metadata (`"quantization": "int8-rowwise"`), and [`MiniLm::from_bytes`]
 //! dequantizes such a file at load (`x ≈ q · s_r`), so the forward pass is f32 either way.
 //!
-//! all-MiniLM-L6-v2 goes from 90.9 MB to 23.0 MB; README ("Semantic tier") has the measured
-//! effect on the vectors and on retrieval.
+//! docs/site.md ("The semantic tier") has all-MiniLM-L6-v2's file sizes and the effect on the
+//! vectors and on retrieval.
 //!
 //! [`MiniLm::from_bytes`]: crate::MiniLm::from_bytes
 

@@ -13,8 +13,8 @@
 //!    (the model's `max_seq_length`). The file also turns on padding to 128 tokens; that is
 //!    disabled here: each forward pass holds texts of one token count, so none is padded and a
 //!    text's vector is the same to the bit whatever else is in the call (a padded pass sums
-//!    its matrix products over a longer inner dimension, in another order: 3.7% of the floats
-//!    of 600 words of Debian's rust-doc differed in their last bits between one call and 600).
+//!    its matrix products over a longer inner dimension, in another order, which changes some
+//!    floats' last bits: docs/tuning.md, "Measurements behind the code").
 //! 2. The BERT forward pass (`config.json`: 6 layers, hidden size 384, GELU), token type 0.
 //! 3. **Mean pooling** of the last hidden states over the attention mask (every real token,
 //!    `[CLS]` and `[SEP]` included; padding excluded).
@@ -47,10 +47,9 @@ pub const MODEL_ID: &str = "sentence-transformers/all-MiniLM-L6-v2";
 pub const MAX_TOKENS: usize = 256;
 /// Tokens per forward pass: a pass holds `max(1, TOKENS_PER_PASS / n)` texts of `n` tokens each
 /// ([`MiniLm::encode`]), so its matrices have about this many rows whatever the texts' length.
-/// 4,096: of 2,048 to 16,384 tokens (and of the 64 texts a pass held before), the fastest on
-/// words sampled from rust-doc's pages, where passes of 64 words of 3 to 5 tokens left the
-/// matrix products small; musique_train's passages ran as fast at every setting
-/// (docs/benchmarks.md, "MiniLM passes of about 4,096 tokens").
+/// 4,096 was the fastest setting tried on words sampled from rust-doc's pages: a word has few
+/// tokens, so passes of a fixed number of texts made small matrix products
+/// (docs/benchmarks.md, "MiniLM passes of about 4,096 tokens", has the sweep).
 pub const TOKENS_PER_PASS: usize = 4096;
 
 /// Errors of loading or running the encoder.

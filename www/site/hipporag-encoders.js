@@ -36,8 +36,9 @@ export const ENCODERS = {
     },
   },
   // all-MiniLM-L6-v2 in Rust (candle + tokenizers), its own wasm module (pkg/minilm/), the same
-  // numbers as the native indexer's (parity to 1e-4, tested). Model: 91 MB in f32 (the demo),
-  // 23 MB with the int8 weights `hipporag site --encoder minilm` ships; fetched once.
+  // numbers as the native indexer's (parity to 1e-4, tested). Model: f32 weights (the demo), or
+  // the int8 weights, a quarter the bytes, that `hipporag site --encoder minilm` ships
+  // (docs/site.md, "The semantic tier", has the sizes); fetched once.
   "sentence-transformers/all-MiniLM-L6-v2": {
     label: "all-MiniLM-L6-v2 (Rust/candle in WebAssembly)",
     async load(info, ctx) {

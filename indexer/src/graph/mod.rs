@@ -350,8 +350,8 @@ impl TripleGraph {
             Synonymy::FromEmbeddings => self.synonymy_from(&phrase_emb, dim, opts, progress),
         };
         let (graph, edges, synonymy_edges) = symmetric_graph(n, &self.triple_edges, synonyms);
-        // Each f32 matrix is quantised as soon as it is done with, and freed (on Debian's
-        // rust-doc the phrases' and passages' are 195 and 312 MB).
+        // Each f32 matrix is quantised as soon as it is done with, and freed (their sizes on a
+        // large site: docs/benchmarks.md, "Figures moved out of code comments").
         let phrase_vectors = Vectors::from_f32(dim, &phrase_emb, opts.quantization);
         drop(phrase_emb);
 

@@ -49,8 +49,8 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// whose `seeks_synonyms` flag is false get no neighbours of their own (they can still be
 /// another row's neighbour). Memory: the normalised copy (`n × dim` f32) plus, per thread,
 /// one `256 × n` f32 block (dense) or two `n`-long accumulators (sparse, beside the index's 8
-/// to 16 bytes per non-zero value), plus the pairs above `tau`. Measured
-/// (`examples/synonymy_scale.rs`): see docs/benchmarks.md.
+/// to 16 bytes per non-zero value), plus the pairs above `tau`. Time and peak memory at scale
+/// (`examples/synonymy_scale.rs`): docs/benchmarks.md, "Synonymy edges at scale".
 pub fn synonymy_pairs(
     emb: &[f32],
     seeks_synonyms: &[bool],

@@ -32,9 +32,9 @@
 //!    [`RuleOptions::max_phrase_words`] lowercase content words between function words,
 //!    likely verbs and adverbs, and punctuation (RAKE-style candidates, Rose et al. 2010),
 //!    keeping the last words (the head): "country music duo", "synaptic transmission". A
-//!    single common noun ("process", "country") is too generic to be a useful node (measured on
-//!    MuSiQue with the hashed n-gram encoder: recall@5 0.689 with compounds only, 0.636 with
-//!    single words too, 0.663 without noun phrases).
+//!    single common noun ("process", "country") is too generic to be a useful node: with
+//!    single words too, MuSiQue ranked worse than with no noun phrases at all (docs/tuning.md,
+//!    "Measurements behind the code").
 //!
 //! The passage **title** (a trailing parenthetical such as "(duo)" and a leading article
 //! removed) and each **heading** of the optional heading path are phrases too.
@@ -51,10 +51,9 @@
 //! counts the passages that relate it. Headings chain as `(title, "has section", h₁)`,
 //! `(hᵢ, "has section", hᵢ₊₁)`. Without a title the first phrase is the topic.
 //!
-//! Both edge kinds matter (MuSiQue, hashed n-gram encoder, recall@2/@5): both 0.541/0.689;
-//! without the sentence pairs ([`RuleOptions::sentence_pairs`]) 0.522/0.682; without the
-//! topic edges ([`RuleOptions::topic_star`]) 0.406/0.532. The paper's GPT-3.5 triples give
-//! 0.487/0.623 with the same encoder and retriever.
+//! Both edge kinds matter: MuSiQue ranks worse without the sentence pairs
+//! ([`RuleOptions::sentence_pairs`]) and much worse without the topic edges
+//! ([`RuleOptions::topic_star`]) (docs/tuning.md, "Measurements behind the code").
 //!
 //! Everything is deterministic: the same passage and options give the same document.
 
