@@ -53,12 +53,16 @@ fn hybrid10() -> RetrieveOptions {
     }
 }
 
-fn write_to(dir: &std::path::Path, data: &IndexData) -> String {
+/// `data`'s pieces (at [`OPTS`]) in a new temporary directory, read as a page reads them: the
+/// directory (removed when dropped), its reader and the meta piece's name.
+fn on_disk(data: &IndexData) -> (tempfile::TempDir, PieceDir, String) {
+    let tmp = tempfile::tempdir().unwrap();
     let files = pieces::write(data, &OPTS).unwrap();
     for p in std::iter::once(&files.meta).chain(&files.pieces) {
-        std::fs::write(dir.join(&p.name), &p.bytes).unwrap();
+        std::fs::write(tmp.path().join(&p.name), &p.bytes).unwrap();
     }
-    files.meta.name
+    let dir = PieceDir::new(tmp.path());
+    (tmp, dir, files.meta.name)
 }
 
 /// Piece `number` of `kind`.
@@ -69,8 +73,7 @@ fn id(kind: PieceKind, number: usize) -> PieceId {
 #[test]
 fn pieces_rank_every_musique_question_as_the_single_file_does() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write_to(tmp.path(), &data_);
+    let (_tmp, dir, meta) = on_disk(&data_);
     let again = pieces::write(&data_, &OPTS).unwrap();
     assert_eq!(again.meta.name, meta, "same data, same pieces");
     let st = data_.static_embeddings.as_ref().unwrap();
@@ -88,7 +91,6 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     );
 
     let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
-    let dir = PieceDir::new(tmp.path());
     let mut index = dir.open(&meta).unwrap();
     // The 59 clusters in fewer pieces: the large ones alone, the small ones sharing.
     let held: Vec<usize> = index
@@ -209,9 +211,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
 #[test]
 fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write_to(tmp.path(), &data_);
-    let dir = PieceDir::new(tmp.path());
+    let (_tmp, dir, meta) = on_disk(&data_);
     let index = dir.open(&meta).unwrap();
     let mut cut = 0;
     for (j, p) in data_.passages.iter().enumerate() {
@@ -244,9 +244,7 @@ fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
 #[test]
 fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write_to(tmp.path(), &data_);
-    let dir = PieceDir::new(tmp.path());
+    let (tmp, dir, meta) = on_disk(&data_);
     let question = "Who founded the company that makes the Xbox?";
     let mut index = dir.open(&meta).unwrap();
     let term = *index
@@ -475,10 +473,8 @@ fn variants(question: &str) -> Option<[(String, String); 3]> {
 #[test]
 fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_and_find_more() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write_to(tmp.path(), &data_);
+    let (_tmp, dir, meta) = on_disk(&data_);
     let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
-    let dir = PieceDir::new(tmp.path());
     let mut index = dir.open(&meta).unwrap();
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
     let bm25 = RetrieveOptions {
