@@ -37,8 +37,8 @@ use flate2::write::GzEncoder;
 use hipporag_wasm::index::{IndexData, passage_pages};
 use hipporag_wasm::lexical::Bm25Data;
 use hipporag_wasm::pieces::{
-    MetaPiece, PieceHash, PieceKind, PieceSections, StaticMeta, build_id, encode_piece, meta_name,
-    piece_hash, piece_name, tag,
+    HASH_LEN, MetaPiece, PieceHash, PieceKind, PieceSections, StaticMeta, build_id, encode_piece,
+    meta_name, piece_hash, piece_name, tag,
 };
 use hipporag_wasm::search::RetrieveOptions;
 use serde::Serialize;
@@ -185,47 +185,25 @@ pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
         ));
     };
     let statics = data.static_embeddings.as_ref();
-    let (terms, term_files) = term::pieces(bm25, statics, opts);
-    let (clusters, cluster_files) =
-        statics.map_or_else(Default::default, |s| cluster::pieces(s, opts));
-    let damping = RetrieveOptions::default().damping;
-    let (phrase_pieces, phrase_files, phrases) = phrase::pieces(data, damping, opts)?;
-    let (fragments, fragment_files) = fragment::pieces(data, opts);
+    let mut meta = meta(data, bm25);
+    let (terms, clusters, phrases, fragments);
+    (meta.terms, terms) = term::pieces(bm25, statics, opts);
+    (meta.clusters, clusters) = statics.map_or_else(Default::default, |s| cluster::pieces(s, opts));
+    (meta.phrase_pieces, phrases, meta.phrases) = phrase::pieces(data, meta.damping, opts)?;
+    (meta.fragments, fragments) = fragment::pieces(data, opts);
     let counts = PieceCounts {
         term: terms.len(),
         cluster: clusters.len(),
-        phrase: phrase_pieces.len(),
+        phrase: phrases.len(),
         fragment: fragments.len(),
     };
-    let mut pieces: Vec<Piece> = [term_files, cluster_files, phrase_files, fragment_files]
+    let mut pieces: Vec<Piece> = [terms, clusters, phrases, fragments]
         .into_iter()
         .flatten()
         .collect();
     // Named by the build id, now that their bytes are known.
-    let build = build_id(pieces.iter().map(|p| p.bytes.as_slice()));
-    name(&mut pieces, &build, &counts);
-    let words: &[String] = statics.map_or(&[], |s| &s.words);
-    let meta = MetaPiece {
-        passages: data.passages.len() as u32,
-        pages: passage_pages(&data.passages),
-        bm25_params: bm25.params,
-        language: bm25.language,
-        stopwords: stopwords(bm25, words),
-        statics: statics.map(|s| StaticMeta {
-            model: s.model.clone(),
-            dim: s.dim,
-            centroids: s.centroids.clone(),
-            nprobe: s.nprobe,
-        }),
-        terms,
-        clusters,
-        fragments,
-        phrases,
-        phrase_pieces,
-        query_stopwords: data.header.build.query_stopwords.clone(),
-        damping,
-        build,
-    };
+    meta.build = build_id(pieces.iter().map(|p| p.bytes.as_slice()));
+    name(&mut pieces, &meta.build, &counts);
     let mut meta = gzip_piece(tag::META, &meta);
     meta.name = meta_name(&piece_hash(&meta.bytes));
     Ok(PieceFiles {
@@ -233,6 +211,33 @@ pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
         pieces,
         counts,
     })
+}
+
+/// The meta piece of `data`, but for the other pieces it lists and the build id, which
+/// [`write`] fills in; its PPR damping the default ranking's.
+fn meta(data: &IndexData, bm25: &Bm25Data) -> MetaPiece {
+    let statics = data.static_embeddings.as_ref();
+    MetaPiece {
+        passages: data.passages.len() as u32,
+        pages: passage_pages(&data.passages),
+        bm25_params: bm25.params,
+        language: bm25.language,
+        statics: statics.map(|s| StaticMeta {
+            model: s.model.clone(),
+            dim: s.dim,
+            centroids: s.centroids.clone(),
+            nprobe: s.nprobe,
+        }),
+        stopwords: stopwords(bm25, statics.map_or(&[], |s| &s.words)),
+        terms: Vec::new(),
+        clusters: Vec::new(),
+        fragments: Vec::new(),
+        phrases: 0,
+        phrase_pieces: Vec::new(),
+        query_stopwords: data.header.build.query_stopwords.clone(),
+        damping: RetrieveOptions::default().damping,
+        build: [0; HASH_LEN],
+    }
 }
 
 /// Names `pieces` (`counts` of each kind, in [`PieceCounts::by_kind`]'s order) by the build id.
