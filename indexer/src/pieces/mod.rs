@@ -1,8 +1,8 @@
 //! Writes the index in pieces ([`hipporag_wasm::pieces`], whose module docs give the layout) from
-//! an [`IndexData`] with BM25 ([`write`]): one function per kind of piece, each cutting its items
+//! an [`IndexData`] with BM25 ([`write()`]): one function per kind of piece, each cutting its items
 //! in order with one cutting function (`cut.rs`):
 //!
-//! * the meta piece ([`write`]);
+//! * the meta piece ([`write()`]);
 //! * term pieces cut at key boundaries every [`PieceOptions::term_piece_bytes`] (at most
 //!   [`MAX_TERM_PIECES`] pieces, `term.rs`);
 //! * cluster pieces of the static embeddings' IVF clusters (one cluster each, the small ones
@@ -214,7 +214,7 @@ pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
 }
 
 /// The meta piece of `data`, but for the other pieces it lists and the build id, which
-/// [`write`] fills in; its PPR damping the default ranking's.
+/// [`write()`] fills in; its PPR damping the default ranking's.
 fn meta(data: &IndexData, bm25: &Bm25Data) -> MetaPiece {
     let statics = data.static_embeddings.as_ref();
     MetaPiece {
@@ -285,7 +285,7 @@ fn gzip(bytes: &[u8]) -> Piece {
 }
 
 /// One gzip member of `sections` in order, a sync flush after each but the last, so that each
-/// starts a deflate block with its own Huffman codes. Unnamed: [`write`] names every piece
+/// starts a deflate block with its own Huffman codes. Unnamed: [`write()`] names every piece
 /// once all are made.
 fn gzip_sections<S: AsRef<[u8]>>(sections: &[S]) -> Piece {
     let mut e = GzEncoder::new(Vec::new(), Compression::best());
