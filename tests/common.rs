@@ -1,6 +1,6 @@
 //! Shared helpers for the integration tests of every crate in the workspace (included by path
-//! from `indexer/tests` and `benchtools/tests`): paths into `../shared/data` and the fixtures the
-//! wasm test reads.
+//! from `indexer/tests` and `benchtools/tests`): paths into `../shared/data`, the fixtures the
+//! wasm test reads, and musique_train's index.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -21,6 +21,22 @@ pub fn root() -> PathBuf {
 /// `../shared/data/<rel>` relative to the workspace root.
 pub fn data(rel: &str) -> PathBuf {
     root().join("../shared/data").join(rel)
+}
+
+/// musique_train's 1,890 passages with the paper's GPT-3.5 OpenIE triples, indexed with the
+/// hashed encoder and `opts`.
+pub fn musique(opts: &hipporag_indexer::graph::BuildOptions) -> hipporag_wasm::index::IndexData {
+    let corpus =
+        hipporag_indexer::corpus::read_corpus(&data("musique_train/musique_train_corpus.json"))
+            .unwrap();
+    let openie =
+        data("musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json");
+    let (docs, _) = hipporag_indexer::openie::import_openie(&openie, &corpus).unwrap();
+    let encoder = hipporag_wasm::embeddings::HashedNgramEncoder::default();
+    hipporag_indexer::graph::GraphBuilder::from_openie(corpus, &docs)
+        .and_then(|g| g.build(&encoder, opts, &()))
+        .unwrap()
+        .0
 }
 
 /// `target/fixtures/<name>` below the workspace root.

@@ -1,9 +1,9 @@
 //! What a site query fetches from the index in pieces, for several ways of cutting it: the
-//! design input of `hipporag_indexer::split::SplitOptions`.
+//! design input of `hipporag_indexer::pieces::PieceOptions`.
 //!
 //! For each setting (term, cluster and fragment piece target sizes, fragment text characters,
 //! and optionally phrase piece target size; `PIECES_TOUCH="16000,0,40000,400 10000,0,8000,0,4000 …"`
-//! overrides the built-in list; cluster 0 gives each IVF cluster a piece of its own), the pieces of INDEX are cut in memory and
+//! overrides the built-in list, [`SWEEP`]; cluster 0 gives each IVF cluster a piece of its own), the pieces of INDEX are cut in memory and
 //! the docs questions (`[{q, gold_pages, split}]`) asked in order, as one visitor's page would:
 //! each query fetches the term pieces of its keys and the cluster pieces it probes that earlier
 //! queries did not, ranks, and fetches the fragment pieces of its top 10 pages. Printed per
@@ -16,10 +16,21 @@
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
 
-use hipporag_indexer::split::{SplitOptions, split_index};
+use hipporag_indexer::eval::EvalQuestion;
+use hipporag_indexer::pieces::{self, PHRASE_PIECE_BYTES, PieceFiles, PieceOptions};
 use hipporag_wasm::index::IndexData;
 use hipporag_wasm::pieces::{PieceId, PieceKind, Pieces};
 use hipporag_wasm::search::{Mode, RetrieveOptions};
+
+/// The built-in settings, as `PIECES_TOUCH` gives them: the sweep of docs/index-format.md
+/// ("How to cut the pieces").
+const SWEEP: &str = "16000,0,40000,0 16000,0,40000,240 14000,0,24000,240 14000,0,24000,190 \
+    14000,0,21000,190 14000,3000,21000,190 11000,3000,19000,190 10000,2000,19000,190 \
+    10000,2500,19000,190 10000,3000,19000,190 10000,3500,19000,190 9500,3000,19000,190 \
+    9000,3000,19000,190";
+
+/// Stored bytes fetched, by kind ([`PieceKind`] as the index).
+type Bytes = [usize; 4];
 
 fn gunzip(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -54,162 +65,128 @@ fn main() {
         "later mean",
         "term KB/q"
     );
-    // (term, cluster and fragment piece bytes (the fragments' gzipped since session 5 of
-    // 2026-11-27; the defaults below were raw bytes then), fragment text characters (0: whole
-    // text), phrase piece bytes)
-    let phrase = hipporag_indexer::split::PHRASE_PIECE_BYTES;
-    let settings: Vec<(usize, usize, usize, usize, usize)> = match std::env::var("PIECES_TOUCH") {
-        // e.g. PIECES_TOUCH="16000,0,40000,0 16000,1500,24000,400"
-        Ok(s) => s
-            .split_whitespace()
-            .map(|t| {
-                let v: Vec<usize> = t.split(',').map(|x| x.parse().expect("a number")).collect();
-                (v[0], v[1], v[2], v[3], v.get(4).copied().unwrap_or(phrase))
-            })
-            .collect(),
-        Err(_) => vec![
-            (16_000, 0, 40_000, 0, phrase),
-            (16_000, 0, 40_000, 240, phrase),
-            (14_000, 0, 24_000, 240, phrase),
-            (14_000, 0, 24_000, 190, phrase),
-            (14_000, 0, 21_000, 190, phrase),
-            (14_000, 3_000, 21_000, 190, phrase),
-            (11_000, 3_000, 19_000, 190, phrase),
-            (10_000, 2_000, 19_000, 190, phrase),
-            (10_000, 2_500, 19_000, 190, phrase),
-            (10_000, 3_000, 19_000, 190, phrase),
-            (10_000, 3_500, 19_000, 190, phrase),
-            (9_500, 3_000, 19_000, 190, phrase),
-            (9_000, 3_000, 19_000, 190, phrase),
-        ],
-    };
-    for (term, cluster, frag, chars, phrase_bytes) in settings {
-        let files = split_index(
-            &data,
-            &SplitOptions {
-                term_piece_bytes: term,
-                cluster_piece_bytes: cluster,
-                phrase_piece_bytes: phrase_bytes,
-                fragment_piece_gzip_bytes: frag,
-                fragment_text_chars: chars,
-            },
-        )
-        .expect("split");
-        let by_name: BTreeMap<&str, &[u8]> = files
-            .pieces
-            .iter()
-            .map(|p| (p.name.as_str(), p.bytes.as_slice()))
-            .collect();
-        let mut split = Pieces::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut per_query = Vec::new();
-        // The first query's bytes by kind: term, cluster, fragment, phrase pieces.
-        let mut first_kinds = [0usize; 4];
-        let mut term_bytes = 0usize;
-        for q in &qs {
-            let kinds = ask(&mut split, &q.question, &by_name, &mut seen);
-            if per_query.is_empty() {
-                first_kinds = kinds;
-            }
-            term_bytes += kinds[0];
-            per_query.push(kinds.iter().sum::<usize>());
-        }
-        // Each question as a page's first search: the meta piece and every piece it needs.
-        let mut cold: Vec<usize> = qs
-            .iter()
-            .map(|q| {
-                let mut split = Pieces::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
-                let kinds = ask(&mut split, &q.question, &by_name, &mut HashSet::new());
-                files.meta.bytes.len() + kinds.iter().sum::<usize>()
-            })
-            .collect();
-        cold.sort_unstable();
-        let first = per_query[0] + files.meta.bytes.len();
-        let mut later = per_query[1..].to_vec();
-        later.sort_unstable();
-        let total: usize =
-            files.meta.bytes.len() + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
-        println!(
-            "{:>6} {:>8} {:>6} {:>5} {:>6} {:>9.0} {:>11.1} {:>18} {:>12.1} {:>10.1} {:>10.1}",
-            term,
-            cluster,
-            frag,
-            chars,
-            1 + files.pieces.len(),
-            total as f64 / 1e3,
-            first as f64 / 1e3,
-            format!(
-                "{:.0}/{:.0}/{:.0}",
-                cold[cold.len() / 2] as f64 / 1e3,
-                cold[cold.len() * 9 / 10] as f64 / 1e3,
-                cold[cold.len() - 1] as f64 / 1e3
-            ),
-            later[later.len() / 2] as f64 / 1e3,
-            later.iter().sum::<usize>() as f64 / later.len() as f64 / 1e3,
-            term_bytes as f64 / qs.len() as f64 / 1e3
-        );
-        println!(
-            "       phrase pieces {} B; first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB, phrases {:.1} KB",
-            phrase_bytes,
-            files.meta.bytes.len() as f64 / 1e3,
-            first_kinds[0] as f64 / 1e3,
-            first_kinds[1] as f64 / 1e3,
-            first_kinds[2] as f64 / 1e3,
-            first_kinds[3] as f64 / 1e3
-        );
+    let sweep = std::env::var("PIECES_TOUCH").unwrap_or_else(|_| SWEEP.to_string());
+    for opts in sweep.split_whitespace().map(setting) {
+        let files = pieces::write(&data, &opts).expect("pieces");
+        report(&opts, &files, &qs);
     }
 }
 
-/// Asks `question` of `split` as a page would: loads the term and cluster pieces it lacks,
-/// ranks, and takes the fragment pieces of its top 10 pages. Returns the stored bytes of the
-/// pieces not in `seen` (which it extends), by kind: term, cluster, fragment, phrase.
+/// A setting `term,cluster,fragment,chars[,phrase]` (bytes; fragment text characters).
+fn setting(s: &str) -> PieceOptions {
+    let v: Vec<usize> = s.split(',').map(|x| x.parse().expect("a number")).collect();
+    PieceOptions {
+        term_piece_bytes: v[0],
+        cluster_piece_bytes: v[1],
+        fragment_piece_gzip_bytes: v[2],
+        fragment_text_chars: v[3],
+        phrase_piece_bytes: v.get(4).copied().unwrap_or(PHRASE_PIECE_BYTES),
+    }
+}
+
+/// Asks `qs` of `files` in order on one page, then each as a page's first search, and prints
+/// the setting's row.
+fn report(opts: &PieceOptions, files: &PieceFiles, qs: &[EvalQuestion]) {
+    let by_name: BTreeMap<&str, &[u8]> = files
+        .pieces
+        .iter()
+        .map(|p| (p.name.as_str(), p.bytes.as_slice()))
+        .collect();
+    let meta = files.meta.bytes.len();
+    let open = || Pieces::from_meta(&gunzip(&files.meta.bytes)).expect("meta");
+    let mut index = open();
+    let mut seen: HashSet<String> = HashSet::new();
+    let fetched: Vec<Bytes> = qs
+        .iter()
+        .map(|q| ask(&mut index, &q.question, &by_name, &mut seen))
+        .collect();
+    let per_query: Vec<usize> = fetched.iter().map(|k| k.iter().sum()).collect();
+    let term_bytes: usize = fetched.iter().map(|k| k[PieceKind::Term as usize]).sum();
+    // Each question as a page's first search: the meta piece and every piece it needs.
+    let mut cold: Vec<usize> = qs
+        .iter()
+        .map(|q| {
+            meta + ask(&mut open(), &q.question, &by_name, &mut HashSet::new())
+                .iter()
+                .sum::<usize>()
+        })
+        .collect();
+    cold.sort_unstable();
+    let mut later = per_query[1..].to_vec();
+    later.sort_unstable();
+    let total: usize = meta + files.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
+    let kb = |b: usize| b as f64 / 1e3;
+    println!(
+        "{:>6} {:>8} {:>6} {:>5} {:>6} {:>9.0} {:>11.1} {:>18} {:>12.1} {:>10.1} {:>10.1}",
+        opts.term_piece_bytes,
+        opts.cluster_piece_bytes,
+        opts.fragment_piece_gzip_bytes,
+        opts.fragment_text_chars,
+        1 + files.pieces.len(),
+        kb(total),
+        kb(per_query[0] + meta),
+        format!(
+            "{:.0}/{:.0}/{:.0}",
+            kb(cold[cold.len() / 2]),
+            kb(cold[cold.len() * 9 / 10]),
+            kb(cold[cold.len() - 1])
+        ),
+        kb(later[later.len() / 2]),
+        kb(later.iter().sum::<usize>()) / later.len() as f64,
+        kb(term_bytes) / qs.len() as f64
+    );
+    let first = fetched[0].map(kb);
+    println!(
+        "       phrase pieces {} B; first query: meta {:.1} KB, terms {:.1} KB, clusters {:.1} KB, fragments {:.1} KB, phrases {:.1} KB",
+        opts.phrase_piece_bytes,
+        kb(meta),
+        first[PieceKind::Term as usize],
+        first[PieceKind::Cluster as usize],
+        first[PieceKind::Fragment as usize],
+        first[PieceKind::Phrase as usize]
+    );
+}
+
+/// Asks `question` of `index` as a page would: loads the pieces it lacks, ranks, and takes the
+/// fragment pieces of its top 10 pages. Returns the stored bytes of the pieces not in `seen`
+/// (which it extends), by kind.
 fn ask(
-    split: &mut Pieces,
+    index: &mut Pieces,
     question: &str,
     by_name: &BTreeMap<&str, &[u8]>,
     seen: &mut HashSet<String>,
-) -> [usize; 4] {
-    let mut kinds = [0usize; 4];
-    let mut fetch = |name: String, kind: usize| -> &[u8] {
-        let stored = by_name[name.as_str()];
-        if seen.insert(name) {
-            kinds[kind] += stored.len();
-        }
-        stored
-    };
-    split
+) -> Bytes {
+    let mut names: Vec<String> = Vec::new();
+    index
         .load(question, &mut |name: &str| {
-            // The kind from the name's letter: `{build}-t12.bin`.
-            let kind = match name.split('-').nth(1).and_then(|r| r.chars().next()) {
-                Some('t') => 0,
-                Some('c') => 1,
-                _ => 3,
-            };
-            Ok::<_, hipporag_wasm::Error>(gunzip(fetch(name.to_string(), kind)))
+            names.push(name.to_string());
+            Ok::<_, hipporag_wasm::Error>(gunzip(by_name[name]))
         })
         .expect("pieces");
-    let ranked = split
-        .search(
-            question,
-            &RetrieveOptions {
-                mode: Mode::Hybrid,
-                top_k: 80,
-                ..RetrieveOptions::default()
-            },
-        )
-        .expect("search");
+    let opts = RetrieveOptions {
+        mode: Mode::Hybrid,
+        top_k: 80,
+        ..RetrieveOptions::default()
+    };
     let mut pages = Vec::new();
-    for (j, s) in ranked {
-        let page = split.meta().pages[j];
+    for (j, s) in index.search(question, &opts).expect("search") {
+        let page = index.meta().pages[j];
         if s > 0.0 && !pages.contains(&page) && pages.len() < 10 {
             pages.push(page);
-            let number = split.fragment_of(j).expect("fragment");
+            let number = index.fragment_of(j).expect("fragment");
             let piece = PieceId {
                 kind: PieceKind::Fragment,
                 number,
             };
-            fetch(split.name(piece).expect("piece"), 2);
+            names.push(index.name(piece).expect("piece"));
         }
     }
-    kinds
+    let mut bytes = [0; 4];
+    for name in names {
+        let kind = index.piece_named(&name).expect("a piece of the index").kind;
+        if seen.insert(name.clone()) {
+            bytes[kind as usize] += by_name[name.as_str()].len();
+        }
+    }
+    bytes
 }

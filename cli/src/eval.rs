@@ -237,13 +237,13 @@ fn check_pieces(
         )));
     };
     let (sub, name) = meta.rsplit_once('/').unwrap_or(("", meta));
-    let pieces = hipporag_indexer::split::PieceDir::new(dir.join(sub));
-    let mut split = pieces.open(name)?;
+    let pieces = hipporag_indexer::pieces::PieceDir::new(dir.join(sub));
+    let mut index = pieces.open(name)?;
     let depth = 8 * set.ks.iter().copied().max().unwrap_or(5);
     let bad = hipporag_indexer::eval::pieces_disagreements(
         r,
         &pieces,
-        &mut split,
+        &mut index,
         questions,
         &set.options,
         depth,

@@ -1,13 +1,13 @@
 //! `hipporag pieces INDEX --out DIR`: an index file as the index in pieces a page fetches
-//! (`hipporag_indexer::split`), the way `hipporag site` writes a lean site's: `DIR/index/*.bin`
+//! (`hipporag_indexer::pieces`), the way `hipporag site` writes a lean site's: `DIR/index/*.bin`
 //! and `DIR/hipporag-entry.json` ([`SiteEntry`]: the meta piece and the search defaults). Written to a
 //! temporary sibling and renamed over DIR, so a failed run leaves DIR as it was.
 
 use std::path::PathBuf;
 
 use clap::Args;
+use hipporag_indexer::pieces::{self, PieceOptions};
 use hipporag_indexer::site::{ENTRY_FILE, SearchDefaults, SiteEntry};
-use hipporag_indexer::split::{SplitOptions, split_index};
 use hipporag_indexer::{Error, Result};
 use hipporag_wasm::index::IndexData;
 
@@ -19,20 +19,20 @@ pub(crate) struct PiecesArgs {
     #[arg(long)]
     pub(crate) out: PathBuf,
     /// Term pieces end at the first key past this many uncompressed bytes.
-    #[arg(long, default_value_t = SplitOptions::default().term_piece_bytes)]
+    #[arg(long, default_value_t = PieceOptions::default().term_piece_bytes)]
     pub(crate) term_piece_bytes: usize,
     /// Cluster pieces hold as many IVF clusters, smallest first, as fit in this many
     /// uncompressed bytes (a cluster as large or larger is a piece of its own).
-    #[arg(long, default_value_t = SplitOptions::default().cluster_piece_bytes)]
+    #[arg(long, default_value_t = PieceOptions::default().cluster_piece_bytes)]
     pub(crate) cluster_piece_bytes: usize,
     /// Phrase pieces end at the first key past this many uncompressed bytes.
-    #[arg(long, default_value_t = SplitOptions::default().phrase_piece_bytes)]
+    #[arg(long, default_value_t = PieceOptions::default().phrase_piece_bytes)]
     pub(crate) phrase_piece_bytes: usize,
     /// Fragment pieces end at the first passage past this many gzipped bytes.
-    #[arg(long, default_value_t = SplitOptions::default().fragment_piece_gzip_bytes)]
+    #[arg(long, default_value_t = PieceOptions::default().fragment_piece_gzip_bytes)]
     pub(crate) fragment_piece_gzip_bytes: usize,
     /// Characters of each passage's text its fragment holds (a result's `content`), 0 for all.
-    #[arg(long, default_value_t = SplitOptions::default().fragment_text_chars)]
+    #[arg(long, default_value_t = PieceOptions::default().fragment_text_chars)]
     pub(crate) fragment_text_chars: usize,
 }
 
@@ -43,14 +43,14 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
     // Checked as the retriever checks it, so no piece is cut from a damaged index.
     hipporag_wasm::Index::from_data(data.clone())
         .map_err(|e| e.in_source(a.index.display().to_string()))?;
-    let opts = SplitOptions {
+    let opts = PieceOptions {
         term_piece_bytes: a.term_piece_bytes,
         cluster_piece_bytes: a.cluster_piece_bytes,
         phrase_piece_bytes: a.phrase_piece_bytes,
         fragment_piece_gzip_bytes: a.fragment_piece_gzip_bytes,
         fragment_text_chars: a.fragment_text_chars,
     };
-    let files = split_index(&data, &opts)?;
+    let files = pieces::write(&data, &opts)?;
     let tmp = hipporag_indexer::files::temp_dir_beside(&a.out)?;
     let dir = tmp.path().join("index");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -76,10 +76,10 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
         "{}: meta piece {}, {} term, {} cluster, {} phrase, {} fragment pieces, {bytes} bytes",
         a.out.display(),
         files.meta.name,
-        files.counts[0],
-        files.counts[1],
-        files.counts[2],
-        files.counts[3]
+        files.counts.term,
+        files.counts.cluster,
+        files.counts.phrase,
+        files.counts.fragment
     );
     Ok(())
 }

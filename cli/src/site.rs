@@ -76,7 +76,7 @@ pub(crate) struct SiteArgs {
     /// Characters of each passage's text a result's `data()` gets (`content`, which its
     /// excerpt is cut from) in the index in pieces; 0, the default, for the whole text. A cut
     /// costs fewer bytes per result shown, and the excerpt then comes from the opening only.
-    #[arg(long, default_value_t = hipporag_indexer::split::DEFAULT_FRAGMENT_TEXT_CHARS)]
+    #[arg(long, default_value_t = hipporag_indexer::pieces::DEFAULT_FRAGMENT_TEXT_CHARS)]
     pub(crate) fragment_text_chars: usize,
 }
 
@@ -208,7 +208,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         exclude: a.exclude,
         include_noindex: a.include_noindex,
         full_index: a.full_index,
-        split: hipporag_indexer::split::SplitOptions {
+        pieces: hipporag_indexer::pieces::PieceOptions {
             fragment_text_chars: a.fragment_text_chars,
             ..Default::default()
         },
@@ -229,10 +229,10 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     let written = match (&r.pieces_meta, &r.index_file) {
         (Some(_), index) => format!(
             "index in pieces: {} term, {} cluster, {} phrase, {} fragment pieces ({} bytes){}",
-            r.piece_counts[0],
-            r.piece_counts[1],
-            r.piece_counts[2],
-            r.piece_counts[3],
+            r.piece_counts.term,
+            r.piece_counts.cluster,
+            r.piece_counts.phrase,
+            r.piece_counts.fragment,
             r.pieces_bytes,
             index.as_ref().map_or(String::new(), |f| format!(
                 "; {f} ({} bytes)",

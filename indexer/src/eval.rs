@@ -313,7 +313,7 @@ pub struct PiecesDisagreement {
 }
 
 /// Ranks every question in `bm25` and `hybrid` (with `options`) through the single file and
-/// through the index in pieces read from `dir`, top `top_k`, and returns where they differ
+/// through `index`, the index in pieces read from `dir`, top `top_k`, and returns where they differ
 /// (passage ids or score bits): the check that pieces and single file give the same answers.
 ///
 /// # Errors
@@ -321,8 +321,8 @@ pub struct PiecesDisagreement {
 /// damping than the phrase pieces were built at).
 pub fn pieces_disagreements(
     retriever: &Retriever,
-    dir: &crate::split::PieceDir,
-    split: &mut hipporag_wasm::pieces::Pieces,
+    dir: &crate::pieces::PieceDir,
+    index: &mut hipporag_wasm::pieces::Pieces,
     questions: &[EvalQuestion],
     options: &RetrieveOptions,
     top_k: usize,
@@ -350,7 +350,7 @@ pub fn pieces_disagreements(
                 Err(_) => Vec::new(),
             };
             let pieces: Vec<(u32, f64)> = dir
-                .search(split, &q.question, &opts)?
+                .search(index, &q.question, &opts)?
                 .into_iter()
                 .map(|(j, s)| (j as u32, s))
                 .collect();

@@ -42,11 +42,11 @@ pub mod language;
 pub mod minilm;
 pub mod openie;
 pub mod parallel;
+pub mod pieces;
 pub mod pipeline;
 pub mod progress;
 #[cfg(feature = "site")]
 pub mod site;
-pub mod split;
 pub mod static_embeddings;
 
 pub use error::{Error, Result};

@@ -49,7 +49,7 @@ fn opts(pkg: &Path) -> SiteOptions {
         include_noindex: false,
         query_encoder: None,
         full_index: true,
-        split: Default::default(),
+        pieces: Default::default(),
     }
 }
 
@@ -289,20 +289,23 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
     assert!(files.contains_key(meta), "{meta}");
     // One term piece or more, cluster pieces holding the IVF clusters, one fragment piece or
     // more; the meta piece named by its hash, the others by the build id.
-    assert!(first.piece_counts.iter().all(|&c| c >= 1), "{first:?}");
+    assert!(
+        first.piece_counts.by_kind().iter().all(|&(_, c)| c >= 1),
+        "{first:?}"
+    );
     let pieces: Vec<_> = files.keys().filter(|f| f.starts_with("index/")).collect();
-    assert_eq!(pieces.len(), 1 + first.piece_counts.iter().sum::<usize>());
+    assert_eq!(pieces.len(), 1 + first.piece_counts.total());
     let name = hipporag_wasm::pieces::meta_name(&hipporag_wasm::pieces::piece_hash(&files[meta]));
     assert_eq!(*meta, format!("index/{name}"));
-    let split = hipporag_indexer::split::PieceDir::new(a.path().join("_hipporag/index"))
+    let index = hipporag_indexer::pieces::PieceDir::new(a.path().join("_hipporag/index"))
         .open(&name)
         .unwrap();
-    let build = hipporag_wasm::pieces::hex(&split.meta().build);
+    let build = hipporag_wasm::pieces::hex(&index.meta().build);
     let named = pieces
         .iter()
         .filter(|p| p.starts_with(&format!("index/{build}-")))
         .count();
-    assert_eq!(named, first.piece_counts.iter().sum::<usize>());
+    assert_eq!(named, first.piece_counts.total());
     for f in hipporag_indexer::site::UI_FILES {
         assert!(files.contains_key(*f), "{f} is shipped");
     }
@@ -394,7 +397,7 @@ fn corpus_statistics_reach_cached_passages() {
 /// A site in three languages: one index per `<html lang>`, each answering its own language.
 #[test]
 fn each_html_lang_gets_its_own_index() {
-    use hipporag_indexer::split::PieceDir;
+    use hipporag_indexer::pieces::PieceDir;
     use hipporag_wasm::search::Mode;
     let tmp = tempfile::tempdir().unwrap();
     write_site(tmp.path());
@@ -486,7 +489,7 @@ fn a_lean_site_writes_the_full_builds_pieces_with_its_phrase_graph() {
     assert_eq!((l.phrases, l.index_file.clone()), (f.phrases, None));
     assert_eq!((l.pages, l.passages), (f.pages, f.passages));
     assert!(
-        l.piece_counts[2] >= 1,
+        l.piece_counts.phrase >= 1,
         "phrase pieces: {:?}",
         l.piece_counts
     );

@@ -8,7 +8,7 @@
 //!        ──► static word embeddings (MiniLM per word, cached) ──► DIR/_hipporag/ (atomically)
 //! ```
 //!
-//! The output directory holds the index in pieces, `index/{hash}.bin` ([`crate::split`]: named
+//! The output directory holds the index in pieces, `index/{hash}.bin` ([`crate::pieces`]: named
 //! by the first 16 hex digits of the SHA-256 of their bytes, so a CDN may cache them forever),
 //! for a semantic-tier site or with `full_index` the single file `index.<hash>.hipporag`
 //! (named the same way), `hipporag-entry.json` (the meta piece, the single file, the search
@@ -129,7 +129,7 @@ pub struct SiteOptions {
     /// (its dense scores need every passage vector).
     pub full_index: bool,
     /// Where the index in pieces is cut.
-    pub split: crate::split::SplitOptions,
+    pub pieces: crate::pieces::PieceOptions,
 }
 
 /// What a build did (printed by the CLI; the figures of the issue's note).
@@ -161,8 +161,8 @@ pub struct SiteReport {
     pub index_bytes: usize,
     /// The meta piece of the index in pieces (`index/{hash}.bin`), when written (a lean site).
     pub pieces_meta: Option<String>,
-    /// Term, cluster, phrase and fragment pieces written.
-    pub piece_counts: [usize; 4],
+    /// Pieces written of each kind but the meta piece.
+    pub piece_counts: crate::pieces::PieceCounts,
     /// Bytes of all pieces (gzipped, as stored).
     pub pieces_bytes: usize,
     /// Words with a static embedding (0 when none were built).
@@ -563,8 +563,8 @@ struct LanguageFiles {
     index: Option<String>,
     /// The single file's size, when written (else 0).
     index_bytes: usize,
-    /// Term, cluster, phrase and fragment pieces.
-    piece_counts: [usize; 4],
+    /// Its pieces of each kind but the meta piece.
+    piece_counts: crate::pieces::PieceCounts,
     /// Bytes of its pieces, gzipped.
     pieces_bytes: usize,
 }
@@ -581,7 +581,7 @@ fn language_files(
         pieces: None,
         index: None,
         index_bytes: 0,
-        piece_counts: [0; 4],
+        piece_counts: Default::default(),
         pieces_bytes: 0,
     };
     // Serialised only when written: on a large site the single file is hundreds of MB.
@@ -593,12 +593,12 @@ fn language_files(
         files.push((name, bytes));
     }
     if opts.query_encoder.is_none() {
-        let split = crate::split::split_index(data, &opts.split)?;
-        out.piece_counts = split.counts;
+        let pieces = crate::pieces::write(data, &opts.pieces)?;
+        out.piece_counts = pieces.counts;
         out.pieces_bytes =
-            split.meta.bytes.len() + split.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
-        out.pieces = Some(format!("{PIECES_DIR}/{}", split.meta.name));
-        for p in std::iter::once(split.meta).chain(split.pieces) {
+            pieces.meta.bytes.len() + pieces.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
+        out.pieces = Some(format!("{PIECES_DIR}/{}", pieces.meta.name));
+        for p in std::iter::once(pieces.meta).chain(pieces.pieces) {
             files.push((format!("{PIECES_DIR}/{}", p.name), p.bytes));
         }
     }

@@ -9,30 +9,16 @@
 mod common;
 
 use common::data;
-use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::load_questions;
-use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
-use hipporag_indexer::openie::import_openie;
-use hipporag_indexer::split::{PieceDir, SplitOptions, split_index};
+use hipporag_indexer::graph::BuildOptions;
+use hipporag_indexer::pieces::{self, PieceCounts, PieceDir, PieceOptions};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::IndexData;
 use hipporag_wasm::pieces::{PieceId, PieceKind, parse_meta_name};
 use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
-const OPENIE: &str = "musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json";
-
 fn musique() -> IndexData {
-    let corpus = read_corpus(&data("musique_train/musique_train_corpus.json")).unwrap();
-    let (docs, _) = import_openie(&data(OPENIE), &corpus).unwrap();
-    let (mut d, _) = GraphBuilder::from_openie(corpus, &docs)
-        .and_then(|g| {
-            g.build(
-                &HashedNgramEncoder::default(),
-                &BuildOptions::default(),
-                &(),
-            )
-        })
-        .unwrap();
+    let mut d = common::musique(&BuildOptions::default());
     // Static word embeddings from the lexical encoder (MiniLM's on real sites): 1,890
     // passages give 59 IVF clusters, 16 probed.
     let words = HashedNgramEncoder::new(384);
@@ -50,7 +36,7 @@ fn musique() -> IndexData {
 }
 
 /// Small pieces, so that a query spans many.
-const OPTS: SplitOptions = SplitOptions {
+const OPTS: PieceOptions = PieceOptions {
     term_piece_bytes: 4_000,
     cluster_piece_bytes: 2_000,
     phrase_piece_bytes: 3_000,
@@ -67,12 +53,16 @@ fn hybrid10() -> RetrieveOptions {
     }
 }
 
-fn write(dir: &std::path::Path, data: &IndexData) -> String {
-    let files = split_index(data, &OPTS).unwrap();
+/// `data`'s pieces (at [`OPTS`]) in a new temporary directory, read as a page reads them: the
+/// directory (removed when dropped), its reader and the meta piece's name.
+fn on_disk(data: &IndexData) -> (tempfile::TempDir, PieceDir, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = pieces::write(data, &OPTS).unwrap();
     for p in std::iter::once(&files.meta).chain(&files.pieces) {
-        std::fs::write(dir.join(&p.name), &p.bytes).unwrap();
+        std::fs::write(tmp.path().join(&p.name), &p.bytes).unwrap();
     }
-    files.meta.name
+    let dir = PieceDir::new(tmp.path());
+    (tmp, dir, files.meta.name)
 }
 
 /// Piece `number` of `kind`.
@@ -83,13 +73,17 @@ fn id(kind: PieceKind, number: usize) -> PieceId {
 #[test]
 fn pieces_rank_every_musique_question_as_the_single_file_does() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write(tmp.path(), &data_);
-    let again = split_index(&data_, &OPTS).unwrap();
+    let (_tmp, dir, meta) = on_disk(&data_);
+    let again = pieces::write(&data_, &OPTS).unwrap();
     assert_eq!(again.meta.name, meta, "same data, same pieces");
     let st = data_.static_embeddings.as_ref().unwrap();
     assert_eq!((st.centroids.len() / 48, st.nprobe), (59, 16));
-    let [terms, clusters, phrases, fragments] = again.counts;
+    let PieceCounts {
+        term: terms,
+        cluster: clusters,
+        phrase: phrases,
+        fragment: fragments,
+    } = again.counts;
     assert!(
         terms > 100 && clusters < 59 && phrases > 100 && fragments > 20,
         "{:?}",
@@ -97,10 +91,9 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     );
 
     let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
-    let dir = PieceDir::new(tmp.path());
-    let mut split = dir.open(&meta).unwrap();
+    let mut index = dir.open(&meta).unwrap();
     // The 59 clusters in fewer pieces: the large ones alone, the small ones sharing.
-    let held: Vec<usize> = split
+    let held: Vec<usize> = index
         .meta()
         .clusters
         .iter()
@@ -112,7 +105,7 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert_eq!(questions.len(), 100);
     let (mut compared, mut term_pieces, mut walked) = (0, 0, 0);
     for q in &questions {
-        term_pieces += split
+        term_pieces += index
             .missing(&q.question)
             .iter()
             .filter(|p| p.kind == PieceKind::Term)
@@ -132,7 +125,7 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
             };
             let single = r.retrieve(&input, &opts).unwrap();
             walked += usize::from(!single.seeds.is_empty());
-            let pieces = dir.search(&mut split, &q.question, &opts).unwrap();
+            let pieces = dir.search(&mut index, &q.question, &opts).unwrap();
             let single: Vec<(usize, u64)> = single
                 .passages
                 .iter()
@@ -148,23 +141,28 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert!(walked > 60, "{walked} of 100 questions used their seeds");
     // Pieces stay loaded: later questions fetch fewer.
     assert!(term_pieces > 100, "{term_pieces}");
-    assert!(split.missing(&questions[0].question).is_empty());
+    assert!(index.missing(&questions[0].question).is_empty());
 }
 
 #[test]
 fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
-    use hipporag_indexer::split::{MAX_FRAGMENT_PIECES, MAX_PHRASE_PIECES, MAX_TERM_PIECES};
+    use hipporag_indexer::pieces::{MAX_FRAGMENT_PIECES, MAX_PHRASE_PIECES, MAX_TERM_PIECES};
     let data_ = musique();
     // One byte a piece: every key, phrase and passage would be a piece of its own (about
     // 14,000 keys, 20,000 phrases and 1,890 passages: each past its cap's share of bytes).
-    let tiny = SplitOptions {
+    let tiny = PieceOptions {
         term_piece_bytes: 1,
         phrase_piece_bytes: 1,
         fragment_piece_gzip_bytes: 1,
         ..OPTS
     };
-    let files = split_index(&data_, &tiny).unwrap();
-    let [terms, _, phrases, fragments] = files.counts;
+    let files = pieces::write(&data_, &tiny).unwrap();
+    let PieceCounts {
+        term: terms,
+        phrase: phrases,
+        fragment: fragments,
+        ..
+    } = files.counts;
     assert!(
         (900..=MAX_TERM_PIECES).contains(&terms) && (900..=MAX_PHRASE_PIECES).contains(&phrases),
         "{:?}",
@@ -179,7 +177,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
         std::fs::write(tmp.path().join(&p.name), &p.bytes).unwrap();
     }
     let dir = PieceDir::new(tmp.path());
-    let mut split = dir.open(&files.meta.name).unwrap();
+    let mut index = dir.open(&files.meta.name).unwrap();
     let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
     for q in questions.iter().take(20) {
@@ -201,7 +199,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
             .map(|p| p.id as usize)
             .collect();
         let pieces: Vec<usize> = dir
-            .search(&mut split, &q.question, &opts)
+            .search(&mut index, &q.question, &opts)
             .unwrap()
             .iter()
             .map(|&(j, _)| j)
@@ -213,15 +211,13 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
 #[test]
 fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write(tmp.path(), &data_);
-    let dir = PieceDir::new(tmp.path());
-    let split = dir.open(&meta).unwrap();
+    let (_tmp, dir, meta) = on_disk(&data_);
+    let index = dir.open(&meta).unwrap();
     let mut cut = 0;
     for (j, p) in data_.passages.iter().enumerate() {
-        let f = split.fragment_of(j).unwrap();
+        let f = index.fragment_of(j).unwrap();
         let piece = dir
-            .read(&split.name(id(PieceKind::Fragment, f)).unwrap())
+            .read(&index.name(id(PieceKind::Fragment, f)).unwrap())
             .unwrap();
         let json: serde_json::Value = serde_json::from_slice(&piece).unwrap();
         let rec = json["passages"]
@@ -242,23 +238,21 @@ fn each_passage_is_in_its_fragment_piece_with_its_text_cut_to_the_set_length() {
     }
     // musique_train's passages run to ~1,500 characters: many are cut, many are whole.
     assert!(cut > 500 && cut < data_.passages.len(), "{cut}");
-    assert!(split.fragment_of(data_.passages.len()).is_none());
+    assert!(index.fragment_of(data_.passages.len()).is_none());
 }
 
 #[test]
 fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write(tmp.path(), &data_);
-    let dir = PieceDir::new(tmp.path());
+    let (tmp, dir, meta) = on_disk(&data_);
     let question = "Who founded the company that makes the Xbox?";
-    let mut split = dir.open(&meta).unwrap();
-    let term = *split
+    let mut index = dir.open(&meta).unwrap();
+    let term = *index
         .missing(question)
         .iter()
         .find(|p| p.kind == PieceKind::Term)
         .unwrap();
-    let name = split.name(term).unwrap();
+    let name = index.name(term).unwrap();
     let path = tmp.path().join(&name);
     let good = std::fs::read(&path).unwrap();
 
@@ -272,28 +266,28 @@ fn a_damaged_stale_or_missing_piece_is_an_error_naming_it() {
         good[..good.len() - 4].to_vec(),
     ] {
         std::fs::write(&path, &bad).unwrap();
-        let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
+        let e = dir.search(&mut index, question, &hybrid10()).unwrap_err();
         assert_eq!(e.kind(), "io", "{e}");
         assert!(e.to_string().contains(&name), "{e}");
     }
 
     // Another kind of piece under this name (a host serving the wrong file): its tag is not
     // a term piece's.
-    let other = split_index(&data_, &OPTS).unwrap();
+    let other = pieces::write(&data_, &OPTS).unwrap();
     std::fs::write(&path, &other.pieces.last().unwrap().bytes).unwrap();
-    let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
+    let e = dir.search(&mut index, question, &hybrid10()).unwrap_err();
     assert_eq!(e.kind(), "format.magic", "{e}");
     assert!(e.to_string().contains(&name), "{e}");
 
     // Missing (a rebuilt site deleted it): an I/O error naming the file.
     std::fs::remove_file(&path).unwrap();
-    let e = dir.search(&mut split, question, &hybrid10()).unwrap_err();
+    let e = dir.search(&mut index, question, &hybrid10()).unwrap_err();
     assert!(e.to_string().contains(&name), "{e}");
 
     // Restored, the same index answers.
     std::fs::write(&path, &good).unwrap();
     assert!(
-        !dir.search(&mut split, question, &hybrid10())
+        !dir.search(&mut index, question, &hybrid10())
             .unwrap()
             .is_empty()
     );
@@ -320,10 +314,15 @@ fn gunzip(b: &[u8]) -> Vec<u8> {
 fn damaged_piece_bytes_are_errors_never_panics() {
     use rand::{Rng, SeedableRng};
     let data_ = musique();
-    let files = split_index(&data_, &OPTS).unwrap();
+    let files = pieces::write(&data_, &OPTS).unwrap();
     let meta = gunzip(&files.meta.bytes);
     let good = hipporag_wasm::pieces::Pieces::from_meta(&meta).unwrap();
-    let [terms, clusters, phrases, _] = files.counts;
+    let PieceCounts {
+        term: terms,
+        cluster: clusters,
+        phrase: phrases,
+        ..
+    } = files.counts;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
     let mut damage = |mut b: Vec<u8>| {
         for _ in 0..rng.random_range(1..4) {
@@ -344,19 +343,19 @@ fn damaged_piece_bytes_are_errors_never_panics() {
     let question = "Who founded the company that distributed the film?";
     let (mut errors, mut accepted) = (0, 0);
     for round in 0..800 {
-        let mut split = good.clone();
+        let mut index = good.clone();
         let result = match round % 4 {
-            0 => hipporag_wasm::pieces::Pieces::from_meta(&damage(meta.clone())).map(|s| split = s),
+            0 => hipporag_wasm::pieces::Pieces::from_meta(&damage(meta.clone())).map(|s| index = s),
             1 => {
                 let i = round % terms;
-                split.add(
+                index.add(
                     id(PieceKind::Term, i),
                     &damage(gunzip(&files.pieces[i].bytes)),
                 )
             }
             2 => {
                 let c = round % clusters;
-                split.add(
+                index.add(
                     id(PieceKind::Cluster, c),
                     &damage(gunzip(&files.pieces[terms + c].bytes)),
                 )
@@ -364,7 +363,7 @@ fn damaged_piece_bytes_are_errors_never_panics() {
             _ => {
                 let i = round % phrases;
                 let stored = &files.pieces[terms + clusters + i].bytes;
-                split.add(id(PieceKind::Phrase, i), &damage(gunzip(stored)))
+                index.add(id(PieceKind::Phrase, i), &damage(gunzip(stored)))
             }
         };
         match result {
@@ -375,8 +374,8 @@ fn damaged_piece_bytes_are_errors_never_panics() {
             // Accepted damage (a changed count or id that still fits) must still search.
             Ok(()) => {
                 accepted += 1;
-                let _ = split.missing(question);
-                let _ = split.search(question, &hybrid10());
+                let _ = index.missing(question);
+                let _ = index.search(question, &hybrid10());
             }
         }
     }
@@ -394,7 +393,7 @@ fn damaged_piece_bytes_are_errors_never_panics() {
 fn a_term_piece_with_broken_postings_is_refused() {
     use hipporag_wasm::pieces::{StoredTermPiece, decode_piece, encode_piece, tag};
     let data_ = musique();
-    let files = split_index(&data_, &OPTS).unwrap();
+    let files = pieces::write(&data_, &OPTS).unwrap();
     let good = hipporag_wasm::pieces::Pieces::from_meta(&gunzip(&files.meta.bytes)).unwrap();
     // The first term piece with a posting list of two or more (the first pieces hold the
     // deletes dictionary alone).
@@ -420,8 +419,8 @@ fn a_term_piece_with_broken_postings_is_refused() {
             1 => p.gaps[first + 1] = 0,
             _ => p.impacts[first] = hipporag_wasm::lexical::IMPACT_LEVELS as u8,
         }
-        let mut split = good.clone();
-        let e = split
+        let mut index = good.clone();
+        let e = index
             .add(id(PieceKind::Term, i), &encode_piece(tag::TERM, &p))
             .unwrap_err();
         assert_eq!(e.kind(), "format.invalid", "{e}");
@@ -474,11 +473,9 @@ fn variants(question: &str) -> Option<[(String, String); 3]> {
 #[test]
 fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_and_find_more() {
     let data_ = musique();
-    let tmp = tempfile::tempdir().unwrap();
-    let meta = write(tmp.path(), &data_);
+    let (_tmp, dir, meta) = on_disk(&data_);
     let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
-    let dir = PieceDir::new(tmp.path());
-    let mut split = dir.open(&meta).unwrap();
+    let mut index = dir.open(&meta).unwrap();
     let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
     let bm25 = RetrieveOptions {
         mode: Mode::Bm25,
@@ -496,7 +493,7 @@ fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_an
             continue;
         };
         for (v, (text, without)) in variants.iter().enumerate() {
-            let pieces = dir.search(&mut split, text, &bm25).unwrap();
+            let pieces = dir.search(&mut index, text, &bm25).unwrap();
             let input = hipporag_wasm::search::QueryInput {
                 question: Some(text),
                 ..Default::default()
@@ -512,7 +509,7 @@ fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_an
                 |v: &[(usize, f64)]| v.iter().map(|&(j, s)| (j, s.to_bits())).collect::<Vec<_>>();
             assert_eq!(bits(&pieces), bits(&single), "{text:?}");
             found[v] += recall(&pieces, &q.gold);
-            let ranked = dir.search(&mut split, without, &bm25).unwrap();
+            let ranked = dir.search(&mut index, without, &bm25).unwrap();
             plain[v] += recall(&ranked, &q.gold);
             compared += 1;
         }
