@@ -148,7 +148,7 @@ impl Site {
             })
             .expect("pieces");
         for name in names {
-            let kind = match index.piece_named(&name).expect("a piece").kind {
+            let kind = match PieceKind::of_name(&name).expect("a piece name") {
                 PieceKind::Term => 1,
                 PieceKind::Phrase => 2,
                 _ => 3,

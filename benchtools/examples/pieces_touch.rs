@@ -183,7 +183,7 @@ fn ask(
     }
     let mut bytes = [0; 4];
     for name in names {
-        let kind = index.piece_named(&name).expect("a piece of the index").kind;
+        let kind = PieceKind::of_name(&name).expect("a piece name");
         if seen.insert(name.clone()) {
             bytes[kind as usize] += by_name[name.as_str()].len();
         }

@@ -23,7 +23,12 @@ mod bindings {
 
     /// The piece of [`id`]'s number.
     fn piece(id: u32) -> PieceId {
-        let kind = [PieceKind::Term, PieceKind::Cluster, PieceKind::Phrase, PieceKind::Fragment];
+        let kind = [
+            PieceKind::Term,
+            PieceKind::Cluster,
+            PieceKind::Phrase,
+            PieceKind::Fragment,
+        ];
         PieceId {
             kind: kind[(id & 3) as usize],
             number: (id >> 2) as usize,

@@ -452,6 +452,20 @@ impl PieceKind {
             PieceKind::Fragment => 'f',
         }
     }
+
+    /// The kind of the piece named `name` ([`piece_name`]'s `{build}-{letter}{number}.bin`), or
+    /// `None` when the letter after the last `-` is none of [`PieceKind::letter`]'s.
+    pub fn of_name(name: &str) -> Option<PieceKind> {
+        let letter = name.rsplit('-').next()?.chars().next()?;
+        [
+            PieceKind::Term,
+            PieceKind::Cluster,
+            PieceKind::Phrase,
+            PieceKind::Fragment,
+        ]
+        .into_iter()
+        .find(|kind| kind.letter() == letter)
+    }
 }
 
 /// The file name of piece `i` of `kind` in the build `build`: `{16 hex digits}-{letter}{i}.bin`.
