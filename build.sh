@@ -477,6 +477,10 @@ test_deps() {
   command -v python3 >/dev/null || apt_install python3
   python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
   [ -d "${PYTHON_DOCS:-/usr/share/doc/python3.11/html}" ] || apt_install python3.11-doc
+  # venvs for the packaging tools and for the install test's `pip install` (Debian's python3
+  # has no ensurepip without it), and file(1), which tells that the packaged binary is static.
+  python3 -c 'import ensurepip' 2>/dev/null || apt_install python3-venv
+  command -v file >/dev/null || apt_install file
   npm_deps
 }
 
@@ -513,6 +517,9 @@ run_tests() {
   # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
   musique_minilm_index
   build_site
+  # The packages, linux-x64 only (arm64 would build every crate once more), for the install
+  # test (tests/e2e/install.test.mjs).
+  PACKAGE_TARGETS=x86_64-unknown-linux-musl package
   node --test tests/e2e/
 }
 
