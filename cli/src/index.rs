@@ -51,7 +51,8 @@ pub(crate) struct IndexArgs {
     #[arg(long, default_value = MINILM_ID)]
     pub(crate) encoder_id: String,
     /// all-MiniLM-L6-v2 model directory (with --encoder minilm) [default:
-    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    /// $HIPPORAG_MODEL_DIR, else ../share/hipporag/all-MiniLM-L6-v2 from the binary's directory
+    /// (pip's), else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
     /// Also store fact (triple) embeddings (larger index; for HippoRAG 2 mode).

@@ -35,7 +35,8 @@ pub(crate) struct QueryArgs {
     #[arg(long, default_value_t = RetrieveOptions::default().damping)]
     pub(crate) damping: f64,
     /// all-MiniLM-L6-v2 model directory for indexes built with it [default:
-    /// $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
+    /// $HIPPORAG_MODEL_DIR, else ../share/hipporag/all-MiniLM-L6-v2 from the binary's directory
+    /// (pip's), else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
 }

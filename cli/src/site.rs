@@ -51,8 +51,9 @@ pub(crate) struct SiteArgs {
     #[arg(long)]
     pub(crate) no_static_embeddings: bool,
     /// all-MiniLM-L6-v2 model directory for the static word embeddings and `--encoder minilm`
-    /// [default: $HIPPORAG_MODEL_DIR, else ~/.cache/hipporag-wasm/all-MiniLM-L6-v2
-    /// (./build.sh model)].
+    /// [default: $HIPPORAG_MODEL_DIR (npm's `hipporag` sets it), else
+    /// ../share/hipporag/all-MiniLM-L6-v2 from the binary's directory (pip's), else
+    /// ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
     #[arg(long)]
     pub(crate) model: Option<PathBuf>,
     /// Phrase and passage encoder. `hashed` (default, the lean tier): the built-in lexical

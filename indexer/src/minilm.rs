@@ -34,7 +34,9 @@ impl MiniLmEncoder {
             })
             .map_err(|e| Error::Encoder {
                 encoder: hipporag_minilm::MODEL_ID.into(),
-                message: format!("{e} (./build.sh model fetches the model files)"),
+                message: format!(
+                    "{e} (./build.sh model fetches the model files; the hipporag npm and PyPI packages install them)"
+                ),
             })
     }
 
@@ -45,12 +47,17 @@ impl MiniLmEncoder {
         self
     }
 
-    /// The model directory used when none is given: `$HIPPORAG_MODEL_DIR`, else
+    /// The model directory used when none is given: `$HIPPORAG_MODEL_DIR`; else
+    /// `share/hipporag/all-MiniLM-L6-v2` beside the running binary's `bin/`, when it holds
+    /// `config.json` (where `pip install hipporag` puts the binary and the model); else
     /// `$HIPPORAG_CACHE/all-MiniLM-L6-v2`, else `~/.cache/hipporag-wasm/all-MiniLM-L6-v2`
     /// (where `./build.sh model` puts it).
     pub fn default_dir() -> std::path::PathBuf {
         if let Some(d) = std::env::var_os("HIPPORAG_MODEL_DIR") {
             return d.into();
+        }
+        if let Some(d) = installed_dir() {
+            return d;
         }
         let cache = std::env::var_os("HIPPORAG_CACHE")
             .map(std::path::PathBuf::from)
@@ -60,6 +67,17 @@ impl MiniLmEncoder {
             });
         cache.join("all-MiniLM-L6-v2")
     }
+}
+
+/// `PREFIX/share/hipporag/all-MiniLM-L6-v2` for a binary at `PREFIX/bin/hipporag`, if it
+/// holds `config.json`.
+fn installed_dir() -> Option<std::path::PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe
+        .parent()?
+        .parent()?
+        .join("share/hipporag/all-MiniLM-L6-v2");
+    dir.join("config.json").is_file().then_some(dir)
 }
 
 impl Encoder for MiniLmEncoder {
