@@ -135,7 +135,7 @@ nightly() {
 # (`-Cpanic=immediate-abort`): no panic message is formatted, so core's formatting and its
 # Unicode-printable tables are not linked. A panic was a trap before too (panic = "abort" and
 # no panic hook: the message went nowhere), so nothing a page sees changes; every module is
-# smaller (docs/benchmarks.md, 2026-11-27 session 4, has the bytes). Further arguments go to
+# smaller (docs/benchmarks.md has the bytes). Further arguments go to
 # cargo; the .wasm lands in target/wasm-std/wasm32-unknown-unknown/PROFILE/.
 wasm_std_build() {
   local package=$1 profile=$2 features=$3
@@ -163,8 +163,7 @@ build_wasm() {
   # the search path compares by a total order, so the rankings are the same).
   wasm_std_build hipporag-pieces-wasm wasm-pieces optimize_for_size
   wasm_bindgen_web wasm-pieces hipporag_pieces_wasm pkg
-  # --converge: -Oz again until the module stops shrinking, 1 KB of every site's first search
-  # (docs/benchmarks.md, 2026-11-27 session 3).
+  # --converge: -Oz again until the module stops shrinking (docs/benchmarks.md has the bytes).
   wasm_opt pkg/hipporag_pieces_wasm_bg.wasm -Oz --converge
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
   wasm_std_build hipporag-indexer-wasm release ""

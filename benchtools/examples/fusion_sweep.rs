@@ -314,7 +314,7 @@ impl Sweep<'_> {
     /// multi-hop sites"), each rule mixed with the graph share by the default rule.
     fn static_rules(&self) {
         self.report(
-            "static weight 1 (the default until 2026-11-26, night)",
+            "static weight 1 (the earlier default)",
             &|s| self.mixed(s, 1.0),
         );
         self.report("static out of the passage share", &|s| self.mixed(s, 0.0));

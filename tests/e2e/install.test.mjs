@@ -21,7 +21,7 @@ const EXCLUDE = ["genindex*.html", "contents.html", "py-modindex.html"].flatMap(
 const dist = join(root, "dist");
 const version = /^version = "(.*)"/m.exec(readFileSync(join(root, "cli", "Cargo.toml"), "utf8"))[1];
 // CoNaLa questions typed in the UI (source_id): three of the test split whose gold page the
-// installed build ranked first (2026-11-27), on three different pages.
+// installed build ranked first, on three different pages.
 const TYPED = ["4302027-39", "89228-44", "5137497-66"];
 const tmp = mkdtempSync(join(tmpdir(), "hipporag-install-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
