@@ -285,7 +285,7 @@ pydocs() {
   [ -d "$docs" ] || { echo "error: $docs is missing (Debian: apt-get install python3.11-doc)" >&2; exit 1; }
   rm -rf "$OUT/pydocs" && mkdir -p "$OUT" && cp -rL "$docs" "$OUT/pydocs"
   ./target/release/hipporag site "$OUT/pydocs" --exclude 'genindex*.html' --exclude contents.html --exclude py-modindex.html
-  sed -i 's#</body>#<div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>#' "$OUT/pydocs/index.html"
+  sed -i 's#</body>#<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>#' "$OUT/pydocs/index.html"
 }
 
 # The packages a site owner installs (docs/packages.md), into dist/: for npm, `hipporag` (a JS

@@ -280,7 +280,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         );
     }
     println!(
-        "Add to your pages:\n  <div id=\"hipporag-pieces-wasm\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
+        "Add to your pages:\n  <div id=\"hipporag-search\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
         hipporag_indexer::site::OUTPUT_DIR
     );
     Ok(())

@@ -143,7 +143,7 @@ const env = servedSite({
       page,
       html.replace(
         "</body>",
-        '<div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>',
+        '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>',
       ),
     );
     // A theme with room only for a header box: Sphinx's quick-search form becomes the modal.
@@ -155,7 +155,7 @@ const env = servedSite({
     writeFileSync(
       json,
       jsonHtml
-        .replace(form, '<div data-hipporag-pieces-wasm="modal"></div>')
+        .replace(form, '<div data-hipporag-search="modal"></div>')
         .replace("</body>", '<script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'),
     );
   },
@@ -169,18 +169,18 @@ test("Python's docs: questions spanning two pages return both, from the default 
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${env.server.origin}/index.html`);
-  const input = page.locator("#hipporag-pieces-wasm input");
+  const input = page.locator("#hipporag-search input");
   // Cold: the first question is typed at once; results wait for the index download and load.
   await input.fill(QUESTIONS[0].q);
-  await page.waitForSelector('#hipporag-pieces-wasm[data-searches="1"]', { timeout: 120000 });
+  await page.waitForSelector('#hipporag-search[data-searches="1"]', { timeout: 120000 });
   const firstSearchMs = await page.evaluate(() => performance.now());
   let searches = 1;
   for (const [i, { q, pages }] of QUESTIONS.entries()) {
     if (i > 0) {
       await input.fill(q);
-      await page.waitForSelector(`#hipporag-pieces-wasm[data-searches="${++searches}"]`, { timeout: 60000 });
+      await page.waitForSelector(`#hipporag-search[data-searches="${++searches}"]`, { timeout: 60000 });
     }
-    const urls = await page.locator("#hipporag-pieces-wasm li.hipporag-result").evaluateAll((els) => els.map((e) => e.dataset.url));
+    const urls = await page.locator("#hipporag-search li.hipporag-result").evaluateAll((els) => els.map((e) => e.dataset.url));
     const got = urls.map((u) => u.split("#")[0]);
     for (const p of pages) assert.ok(got.includes(p), `${JSON.stringify(q)}: ${p} not in ${JSON.stringify(got)}`);
     assert.ok(
@@ -196,17 +196,17 @@ test("Python's docs: questions spanning two pages return both, from the default 
   );
   assert.ok(!requests.some((u) => u.endsWith(".hipporag") || u.endsWith("hipporag_wasm_bg.wasm")), requests.join(" "));
   // The explanation toggle.
-  await page.locator("#hipporag-pieces-wasm details.hipporag-why summary").click();
+  await page.locator("#hipporag-search details.hipporag-why summary").click();
   // hipporag-entry.json's defaults: hybrid mode (BM25 and static embeddings by page, mixed with
   // the seeds' PPR vectors from the phrase pieces); the pieces report no seed, so the
   // explanation names the passage signals only.
-  const explained = await page.locator("#hipporag-pieces-wasm .hipporag-explain").innerText();
+  const explained = await page.locator("#hipporag-search .hipporag-explain").innerText();
   assert.match(explained, /Ranking: BM25 over the passages, fused by page with static word-embedding scores/);
   assert.doesNotMatch(explained, /personalized PageRank/);
   assert.doesNotMatch(explained, /Seed phrases/);
   await page.screenshot({ path: join(outDir, "site_docs.png"), fullPage: false });
   // A result link leads to the passage's section.
-  const href = await page.locator("#hipporag-pieces-wasm li.hipporag-result a").first().getAttribute("href");
+  const href = await page.locator("#hipporag-search li.hipporag-result a").first().getAttribute("href");
   const resp = await page.request.get(env.server.origin + href.split("#")[0]);
   assert.equal(resp.status(), 200);
 
@@ -362,11 +362,11 @@ test("Python's docs: a damaged or missing piece is an error on the page, never r
     });
     const page = await context.newPage();
     await page.goto(`${env.server.origin}/index.html`);
-    await page.locator("#hipporag-pieces-wasm input").fill(QUESTIONS[1].q);
-    await page.waitForSelector('#hipporag-pieces-wasm[data-state="error"]', { timeout: 60000 });
-    const status = await page.locator("#hipporag-pieces-wasm .hipporag-status").innerText();
+    await page.locator("#hipporag-search input").fill(QUESTIONS[1].q);
+    await page.waitForSelector('#hipporag-search[data-state="error"]', { timeout: 60000 });
+    const status = await page.locator("#hipporag-search .hipporag-status").innerText();
     assert.match(status, want);
-    assert.equal(await page.locator("#hipporag-pieces-wasm li.hipporag-result").count(), 0, "no results");
+    assert.equal(await page.locator("#hipporag-search li.hipporag-result").count(), 0, "no results");
     await context.close();
   }
 });

@@ -32,7 +32,7 @@ See <a href="javascript:window.__pwned=3">the clove harvest</a>.</p>
 <h1>Ferries</h1><p>Fast ferries link Dar es Salaam and Zanzibar several times a day.</p>
 </main></body></html>`,
   "index.html":
-    '<!doctype html><html><body><div id="hipporag-pieces-wasm"></div><div data-hipporag-pieces-wasm="modal"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body></html>',
+    '<!doctype html><html><body><div id="hipporag-search"></div><div data-hipporag-search="modal"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body></html>',
 };
 
 const env = servedSite({
@@ -62,9 +62,9 @@ test("markup in page titles, heading ids, headings and text renders as text in b
   await page.goto(`${env.server.origin}/index.html`);
 
   // Inline: the half-typed word finds the pages ("Zanzi" begins "Zanzibar").
-  const inline = page.locator("#hipporag-pieces-wasm");
+  const inline = page.locator("#hipporag-search");
   await inline.locator("input").fill("cinnamon for the spice trade in Zanzi");
-  await page.waitForSelector('#hipporag-pieces-wasm[data-searches="1"]', { timeout: 60000 });
+  await page.waitForSelector('#hipporag-search[data-searches="1"]', { timeout: 60000 });
   const results = inline.locator("li.hipporag-result");
   assert.ok((await results.count()) >= 2, "both pages are found");
   const titles = await results.locator("a").allInnerTexts();

@@ -37,7 +37,7 @@ const env = servedSite({
     // The search page: one element, one script (left out of the index).
     writeFileSync(
       join(dir, "index.html"),
-      '<!doctype html><html><body><div id="hipporag-pieces-wasm"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body></html>',
+      '<!doctype html><html><body><div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body></html>',
     );
     build = JSON.parse(
       execFileSync(bin, ["site", dir, "--encoder", "minilm", "--exclude", "index.html", "--json"], {
@@ -83,12 +83,12 @@ test("semantic tier: lean results first, then the int8 MiniLM refines them as na
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${env.server.origin}/index.html`);
-  const root = page.locator("#hipporag-pieces-wasm");
+  const root = page.locator("#hipporag-search");
   // Each results list's tier, recorded as it is shown (the UI sets data-tier, then
   // data-searches, in one task): reading data-tier after data-searches="1" has been seen races
   // with the refinement, which can land in between on a loaded machine.
   await page.evaluate(() => {
-    const r = document.querySelector("#hipporag-pieces-wasm");
+    const r = document.querySelector("#hipporag-search");
     window.__shown = [];
     new MutationObserver(() => {
       if (window.__shown.at(-1)?.searches !== r.dataset.searches)
@@ -96,12 +96,12 @@ test("semantic tier: lean results first, then the int8 MiniLM refines them as na
     }).observe(r, { attributes: true, attributeFilter: ["data-searches"] });
   });
   await root.locator("input").fill(QUESTIONS[0].q);
-  await page.waitForSelector('#hipporag-pieces-wasm[data-searches="1"]', { timeout: 60000 });
+  await page.waitForSelector('#hipporag-search[data-searches="1"]', { timeout: 60000 });
   // The first results are lean, and the model was not asked for before the index.
   assert.deepEqual((await page.evaluate(() => window.__shown))[0], { searches: "1", tier: "lean" });
   const at = (f) => requests.findIndex((u) => u.endsWith(f));
   assert.ok(at("model.safetensors") === -1 || at("model.safetensors") > at(".hipporag"), requests.join(" "));
-  await page.waitForSelector('#hipporag-pieces-wasm[data-tier="semantic"]', { timeout: 120000 });
+  await page.waitForSelector('#hipporag-search[data-tier="semantic"]', { timeout: 120000 });
   assert.match(await root.locator(".hipporag-status").innerText(), /refined by the semantic model/);
   await page.screenshot({ path: join(outDir, "site_semantic.png") });
 

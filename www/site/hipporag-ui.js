@@ -1,17 +1,17 @@
 // hipporag-ui.js — the default search UI of `hipporag site`. A site adds one element and one
 // script:
 //
-//   <div id="hipporag-pieces-wasm"></div>
+//   <div id="hipporag-search"></div>
 //   <script type="module" src="/_hipporag/hipporag-ui.js"></script>
 //
 // and gets a search box whose results link to the passage (`page.html#anchor`), with the
 // explanation (query entities → seed phrases → top personalized-PageRank phrases → the phrases
 // each result drew its score from) behind a "Why these results?" toggle. Elements with
-// `data-hipporag-pieces-wasm` are mounted too.
+// `data-hipporag-search` are mounted too.
 //
 // A theme with room only for a box in its header uses the modal instead:
 //
-//   <div data-hipporag-pieces-wasm="modal"></div>
+//   <div data-hipporag-search="modal"></div>
 //
 // renders a button there; it, "/" (outside text fields) or Ctrl-K / ⌘K opens a <dialog> with the
 // same search. In both forms ↓/↑ move between the input and the result links, Enter follows a
@@ -234,4 +234,4 @@ const RANKINGS = {
   dense: "cosine of question and passage embeddings",
 };
 
-for (const el of document.querySelectorAll("#hipporag-pieces-wasm, [data-hipporag-pieces-wasm]")) mount(el);
+for (const el of document.querySelectorAll("#hipporag-search, [data-hipporag-search]")) mount(el);
