@@ -313,10 +313,9 @@ impl Sweep<'_> {
     /// The static scores' share, per query (docs/tuning.md, "The static scores' share on
     /// multi-hop sites"), each rule mixed with the graph share by the default rule.
     fn static_rules(&self) {
-        self.report(
-            "static weight 1 (the earlier default)",
-            &|s| self.mixed(s, 1.0),
-        );
+        self.report("static weight 1 (the earlier default)", &|s| {
+            self.mixed(s, 1.0)
+        });
         self.report("static out of the passage share", &|s| self.mixed(s, 0.0));
         self.report("static weight 1 − clamp((margin − 0.1)/0.2)", &|s| {
             self.mixed(s, 1.0 - ((margin(&s.bm25) - 0.1) / 0.2).clamp(0.0, 1.0))

@@ -89,6 +89,13 @@ pub(crate) fn corpus_language(
         d.language.code(),
         counts.join(", ")
     );
+    for (code, n) in d.unanalysed(passages.len()) {
+        log::warn!(
+            "{n} of {} passages are in `{code}` (ISO 639-3, whatlang), which has no analysis of its own: they are read with the `{}` analysis",
+            passages.len(),
+            d.language.code()
+        );
+    }
     Ok(d.language)
 }
 

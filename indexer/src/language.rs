@@ -21,6 +21,25 @@ pub struct Detection {
     pub unsupported: Vec<(&'static str, usize)>,
 }
 
+/// The share of a corpus' passages from which [`Detection::unanalysed`] names a language:
+/// below it, whatlang's misreadings of short passages (Russian ones as Bulgarian) would be
+/// named too.
+pub const UNANALYSED_SHARE: f64 = 0.2;
+
+impl Detection {
+    /// The languages without an analysis of their own (whatlang's ISO 639-3 code and passage
+    /// count) that hold at least [`UNANALYSED_SHARE`] of the corpus' `total` passages, most
+    /// passages first. The corpus reads them with [`Detection::language`]'s analysis, which a
+    /// build must say rather than do in silence.
+    pub fn unanalysed(&self, total: usize) -> Vec<(&'static str, usize)> {
+        self.unsupported
+            .iter()
+            .copied()
+            .filter(|&(_, n)| n as f64 >= UNANALYSED_SHARE * total as f64)
+            .collect()
+    }
+}
+
 fn supported(lang: whatlang::Lang) -> Option<Language> {
     match lang {
         whatlang::Lang::Eng => Some(Language::English),
@@ -77,6 +96,25 @@ mod tests {
                 .collect();
             let d = detect(&passages);
             assert_eq!(d.language, want, "{file}: {d:?}");
+            assert_eq!(d.unanalysed(passages.len()), [], "{file}: {d:?}");
+        }
+    }
+
+    /// XQuAD's German and JSQuAD's Japanese passages: each corpus named as a language without
+    /// an analysis of its own, with most of its passages.
+    #[test]
+    fn languages_without_analysis_are_named() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/multilingual");
+        for (file, code) in [
+            ("xquad_de_corpus.json", "deu"),
+            ("jsquad_valid_corpus.json", "jpn"),
+        ] {
+            let passages = crate::corpus::read_corpus(&dir.join(file)).unwrap();
+            let d = detect(&passages);
+            let named = d.unanalysed(passages.len());
+            assert_eq!(named.first().map(|&(c, _)| c), Some(code), "{file}: {d:?}");
+            assert!(named[0].1 * 10 >= passages.len() * 9, "{file}: {named:?}");
         }
     }
 }
