@@ -442,6 +442,16 @@ pub enum PieceKind {
     Fragment,
 }
 
+/// A piece besides the meta piece: its kind and its number among the pieces of that kind
+/// (its place in the meta piece's list of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PieceId {
+    /// Its kind.
+    pub kind: PieceKind,
+    /// Its number.
+    pub number: usize,
+}
+
 impl PieceKind {
     /// The letter of its names: `t`, `c`, `p` or `f`.
     pub fn letter(self) -> char {

@@ -48,9 +48,8 @@ mod reader;
 
 pub use format::{
     ClusterPiece, ClusterRef, FragmentRange, FrontCoded, HASH_LEN, MetaPiece, PIECE_VERSION,
-    PhrasePiece, PhraseRange, PieceHash, PieceKind, PieceSections, StaticMeta, StoredTermPiece,
-    TermPiece, TermRange, build_id, decode_piece, encode_piece, gaps, hex, meta_name,
-    parse_meta_name, piece_hash, piece_name, tag,
+    PhrasePiece, PhraseRange, PieceHash, PieceId, PieceKind, PieceSections, StaticMeta,
+    StoredTermPiece, TermPiece, TermRange, build_id, decode_piece, encode_piece, gaps, hex,
+    meta_name, parse_meta_name, piece_hash, piece_name, tag,
 };
-pub use planner::PieceId;
 pub use reader::{MAX_RANGE_PIECES, Pieces};

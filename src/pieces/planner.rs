@@ -4,7 +4,7 @@
 //! (`www/site/hipporag-pieces.js`) runs that loop over `fetch`, native callers over files
 //! ([`Pieces::load`]).
 
-use super::format::{PieceKind, piece_name};
+use super::format::{PieceId, PieceKind, piece_name};
 use super::reader::Pieces;
 use crate::embeddings::{CodeScorer, probe, static_words, typed_word};
 use crate::graph::{PhraseLookup, lookup_keys, phrase_lookups};
@@ -12,16 +12,6 @@ use crate::lexical::{deletes_key, query_keys, typed_term, word_neighbour_terms};
 use crate::search::{misspelt, static_query_vector};
 use crate::text::{is_neighbour, terms};
 use crate::{Error, Result};
-
-/// A piece besides the meta piece: its kind and its number among the pieces of that kind
-/// (its place in the meta piece's list of them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PieceId {
-    /// Its kind.
-    pub kind: PieceKind,
-    /// Its number.
-    pub number: usize,
-}
 
 impl Pieces {
     /// The pieces `question` needs that are not loaded yet, in name order: the term pieces of
@@ -112,6 +102,15 @@ impl Pieces {
             PieceKind::Fragment => self.meta.fragments.len(),
         };
         (piece.number < count).then(|| piece_name(&self.meta.build, piece.kind, piece.number))
+    }
+
+    /// The file name of the fragment piece holding passage `j`, if `j` is a passage.
+    pub fn fragment_name(&self, j: usize) -> Option<String> {
+        let number = self.fragment_of(j)?;
+        self.name(PieceId {
+            kind: PieceKind::Fragment,
+            number,
+        })
     }
 
     /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`static_words`],

@@ -657,15 +657,6 @@ impl Pieces {
         excerpt(self, text, question)
     }
 
-    /// The file name of the fragment piece holding passage `j`, if `j` is a passage.
-    pub fn fragment_name(&self, j: usize) -> Option<String> {
-        let number = self.fragment_of(j)?;
-        self.name(super::PieceId {
-            kind: super::PieceKind::Fragment,
-            number,
-        })
-    }
-
     /// The fragment piece (its number in [`MetaPiece::fragments`]) holding passage `j`, if
     /// `j` is a passage.
     pub fn fragment_of(&self, j: usize) -> Option<usize> {
