@@ -185,9 +185,10 @@ impl<'a> Terms<'a> {
 
 /// `*next` when `list[*next]` is `key`, then moved past it (a merge of sorted lists).
 fn take_if(list: &[String], next: &mut usize, key: &str) -> Option<usize> {
-    let found = list.get(*next).is_some_and(|x| x == key);
+    let at = *next;
+    let found = list.get(at).is_some_and(|x| x == key);
     *next += usize::from(found);
-    found.then_some(*next - 1)
+    found.then_some(at)
 }
 
 /// Postcard's size of a varint.
