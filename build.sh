@@ -21,8 +21,9 @@
 #                      in bench/.venv, with both timed side by side
 #   ./build.sh site    build + indexes + the static browser demo in out/www/ (npm ci, esbuild)
 #   ./build.sh serve   ./build.sh site, then serve out/www/ on http://127.0.0.1:${PORT:-8000}/
-#   ./build.sh fuzz    libFuzzer on the decoders of untrusted bytes (fuzz/: the single-file
-#                      loader, the meta piece, the other pieces), ${FUZZ_SECONDS:-60} s per target;
+#   ./build.sh fuzz    libFuzzer on the readers of untrusted bytes (fuzz/: the single-file
+#                      loader, the meta piece, the other pieces, a site's pages),
+#                      ${FUZZ_SECONDS:-60} s per target;
 #                      installs the pinned nightly and cargo-fuzz when missing
 #   ./build.sh package the packages a site owner installs, into dist/ (docs/packages.md): npm's
 #                      hipporag, @hipporag/linux-x64 and linux-arm64 (the static musl binary)
@@ -225,7 +226,7 @@ site_assets() {
 # cargo-fuzz, pinned: its runs build fuzz/ with libFuzzer and AddressSanitizer.
 CARGO_FUZZ_VERSION=0.13.2
 
-# Every target of fuzz/ (the single-file loader, the meta piece, the other pieces) for
+# Every target of fuzz/ (the single-file loader, the meta piece, the other pieces, a site) for
 # ${FUZZ_SECONDS:-60} s each with libFuzzer, under the pinned nightly (sanitizers need one);
 # a crash fails the run. Installs cargo-fuzz when missing.
 fuzz() {

@@ -180,6 +180,22 @@ fn query_encoder_files(a: &SiteArgs) -> Option<hipporag_indexer::site::QueryEnco
     })
 }
 
+/// Problems the build log names one by one; `--json` lists them all.
+const PROBLEMS_LOGGED: usize = 20;
+
+/// One warning per page left out or read in part, up to [`PROBLEMS_LOGGED`].
+fn warn_problems(problems: &[hipporag_indexer::site::PageProblem]) {
+    for p in problems.iter().take(PROBLEMS_LOGGED) {
+        log::warn!("{p}");
+    }
+    if problems.len() > PROBLEMS_LOGGED {
+        log::warn!(
+            "… and {} more problems (--json lists them all)",
+            problems.len() - PROBLEMS_LOGGED
+        );
+    }
+}
+
 pub(crate) fn run(a: SiteArgs) -> Result<()> {
     let t0 = Instant::now();
     let hashed = HashedNgramEncoder::default();
@@ -216,6 +232,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     };
     let r = hipporag_indexer::site::build_site(&a.dir, encoder, words, &opts, &Bars::new())?;
     let secs = t0.elapsed().as_secs_f64();
+    warn_problems(&r.problems);
     if a.json {
         let mut v = serde_json::to_value(&r).expect("serialisable");
         v["seconds"] = serde_json::json!(secs);
@@ -251,9 +268,10 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         r.noindex_pages,
         r.redirect_pages,
         r.unmarked_pages,
+        r.failed_pages,
     )
     .map(|why| {
-        let n = r.noindex_pages + r.redirect_pages + r.unmarked_pages;
+        let n = r.noindex_pages + r.redirect_pages + r.unmarked_pages + r.failed_pages;
         format!(" ({n} more left out: {why})")
     })
     .unwrap_or_default();

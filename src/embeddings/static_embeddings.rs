@@ -41,7 +41,9 @@ pub const MIN_DF: u32 = 2;
 pub const NO_CLUSTER: u32 = u32::MAX;
 
 /// The words of `text` for static embeddings: maximal runs of alphanumeric characters and `_`,
-/// lowercased (Python's `\w+` on lowercased text, the prototype's tokenisation).
+/// lowercased (Python's `\w+` on lowercased text, the prototype's tokenisation). So no word
+/// holds a control character, nor begins with the deletes dictionary's prefix
+/// ([`crate::lexical::DELETES_KEY_PREFIX`]).
 ///
 /// ```
 /// use hipporag_wasm::embeddings::static_words;
@@ -491,6 +493,16 @@ impl StaticVocabulary for StaticEmbeddings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Control characters split words, combining marks after them included.
+    #[test]
+    fn static_words_hold_no_control_character() {
+        for c in (0..0x20).chain(0x7f..0xa0).filter_map(char::from_u32) {
+            let text = format!("H{c}\u{6df}\u{365} a.{c}\u{301}b_{c}x");
+            let w: Vec<String> = static_words(&text).collect();
+            assert!(w.iter().all(|w| !w.contains(char::is_control)), "{w:?}");
+        }
+    }
 
     fn data() -> StaticEmbeddingsData {
         // Two 8-d words: "list" = all +1, "sort" = +1 on the first four dims only; passage 0

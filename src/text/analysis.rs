@@ -91,6 +91,8 @@ fn is_identifier_separator(c: char) -> bool {
 }
 
 /// The BM25 terms of `text` in `language`, in text order (repeats kept; see the module docs).
+/// No term holds a control character (Unicode `Cc`): one beginning with U+0001 would take the
+/// deletes dictionary's key space ([`crate::lexical::DELETES_KEY_PREFIX`]).
 ///
 /// ```
 /// use hipporag_wasm::text::{terms, Language};
@@ -132,7 +134,7 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             cjk_terms(&run, &mut out);
             run.clear();
         }
-        let word = word.to_lowercase();
+        let word = without_controls(word.to_lowercase());
         let parts: Vec<&str> = word
             .split(is_identifier_separator)
             .filter(|p| !p.is_empty())
@@ -146,6 +148,16 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
     }
     cjk_terms(&run, &mut out);
     out
+}
+
+/// `word` without its control characters (Unicode `Cc`). UAX #29 keeps one at the start of a
+/// word when combining marks follow it (`"\u{1}\u{365}"`), and a term beginning with U+0001
+/// would take the deletes dictionary's key space ([`crate::lexical::DELETES_KEY_PREFIX`]).
+fn without_controls(mut word: String) -> String {
+    if word.contains(char::is_control) {
+        word.retain(|c| !c.is_control());
+    }
+    word
 }
 
 /// The key under which the inflected forms of a normalised phrase
@@ -247,5 +259,29 @@ mod tests {
             terms("café", Language::English)
         );
         assert!(terms("  -- ... ", Language::English).is_empty());
+    }
+
+    /// 19 random bytes of a site's page held `"H\u{1}\u{6df}\u{365}"`: UAX #29 makes
+    /// `"\u{1}\u{6df}\u{365}"` a word (its marks are alphabetic), whose term then began with
+    /// the deletes dictionary's prefix. No control character reaches a term.
+    #[test]
+    fn no_term_or_static_word_holds_a_control_character() {
+        let controls = (0..0x20).chain(0x7f..0xa0).filter_map(char::from_u32);
+        for c in controls {
+            for text in [
+                format!("{c}\u{6df}\u{365}"),
+                format!("H{c}\u{365}x"),
+                format!("a.{c}\u{301}b_{c}\u{365}"),
+            ] {
+                for language in Language::ALL {
+                    let t = terms(&text, language);
+                    assert!(t.iter().all(|t| !t.contains(char::is_control)), "{t:?}");
+                }
+            }
+        }
+        assert_eq!(
+            terms("H\u{1}\u{6df}\u{365}", Language::English),
+            ["h", "\u{6df}\u{365}"]
+        );
     }
 }

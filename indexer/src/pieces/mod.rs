@@ -177,7 +177,8 @@ impl PieceCounts {
 ///
 /// # Errors
 /// [`Error::InvalidRequest`] when `data` has no BM25 index (it is built with every index of
-/// this version).
+/// this version), or holds a term that begins with the deletes dictionary's key prefix (an
+/// index built by an earlier version from text with control characters).
 pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
     let Some(bm25) = &data.bm25 else {
         return Err(Error::InvalidRequest(
@@ -185,6 +186,7 @@ pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
         ));
     };
     let statics = data.static_embeddings.as_ref();
+    term::check_keys(bm25, statics)?;
     let mut meta = meta(data, bm25);
     let (terms, clusters, phrases, fragments);
     (meta.terms, terms) = term::pieces(bm25, statics, opts);

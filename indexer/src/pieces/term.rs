@@ -9,6 +9,7 @@ use hipporag_wasm::pieces::{StoredTermPiece, TermPiece, TermRange, tag};
 
 use super::cut::{boundaries, runs};
 use super::{MAX_TERM_PIECES, Piece, PieceOptions, gzip_piece};
+use crate::{Error, Result};
 
 /// What a key of the term pieces stands for.
 #[derive(Debug, Clone, Copy)]
@@ -33,7 +34,29 @@ struct Terms<'a> {
     dim_bytes: usize,
 }
 
-/// The term pieces of `bm25` and `statics` (gzipped, unnamed) and their ranges.
+/// Checks that no BM25 term or static word of `bm25` and `statics` begins with
+/// [`DELETES_KEY_PREFIX`], which the merge of keys would read as a deletes key.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] naming the first such term: text analysis of an index built by an
+/// earlier version let a leading control character through.
+pub(super) fn check_keys(bm25: &Bm25Data, statics: Option<&StaticEmbeddingsData>) -> Result<()> {
+    let words: &[String] = statics.map_or(&[], |s| &s.words);
+    match bm25
+        .terms
+        .iter()
+        .chain(words)
+        .find(|t| t.starts_with(DELETES_KEY_PREFIX))
+    {
+        Some(t) => Err(Error::InvalidRequest(format!(
+            "the index holds the term {t:?}, which begins with the deletes dictionary's prefix {DELETES_KEY_PREFIX:?}: rebuild it with this version of hipporag"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The term pieces of `bm25` and `statics` (gzipped, unnamed) and their ranges; no term or
+/// word may begin with [`DELETES_KEY_PREFIX`] ([`check_keys`]).
 pub(super) fn pieces(
     bm25: &Bm25Data,
     statics: Option<&StaticEmbeddingsData>,
@@ -162,9 +185,10 @@ impl<'a> Terms<'a> {
 
 /// `*next` when `list[*next]` is `key`, then moved past it (a merge of sorted lists).
 fn take_if(list: &[String], next: &mut usize, key: &str) -> Option<usize> {
-    let found = list.get(*next).is_some_and(|x| x == key);
+    let at = *next;
+    let found = list.get(at).is_some_and(|x| x == key);
     *next += usize::from(found);
-    found.then_some(*next - 1)
+    found.then_some(at)
 }
 
 /// Postcard's size of a varint.
@@ -189,4 +213,29 @@ fn deletes_dictionary<'a>(
         entries.dedup();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use hipporag_wasm::lexical::{Bm25Data, Bm25Params, DELETES_KEY_PREFIX};
+    use hipporag_wasm::text::Language;
+
+    use super::check_keys;
+
+    /// An index built by an earlier version may hold a term in the deletes dictionary's key
+    /// space: a clear error, not a panic in the merge of keys.
+    #[test]
+    fn a_term_in_the_deletes_key_space_is_an_error() {
+        let term = format!("{DELETES_KEY_PREFIX}\u{365}");
+        let docs = vec![vec!["gear".to_string(), term.clone()]];
+        let bm25 = Bm25Data::build(&docs, Language::English, Bm25Params::default());
+        let err = check_keys(&bm25, None).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("{term:?}")) && err.contains("rebuild"),
+            "{err}"
+        );
+        let docs = vec![vec!["gear".to_string()]];
+        let bm25 = Bm25Data::build(&docs, Language::English, Bm25Params::default());
+        assert!(check_keys(&bm25, None).is_ok());
+    }
 }

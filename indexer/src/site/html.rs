@@ -24,7 +24,11 @@
 //! line) and those lines are listed in [`Section::code_lines`], so that the rule extractor reads
 //! them as code, not prose.
 
+use std::borrow::Cow;
+
 use scraper::{ElementRef, Html, Node, Selector};
+
+use super::parse::{Dropped, parse_document};
 
 /// One section of a page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +58,10 @@ pub struct Page {
     /// `data-pagefind-body`): once one page of a site is, the site's unmarked pages are left
     /// out, as Pagefind leaves them out.
     pub marked_body: bool,
+    /// Control characters dropped from its text ([`visible`]).
+    pub controls: usize,
+    /// Start tags the parser dropped past its limits ([`super::parse`]).
+    pub dropped: Dropped,
 }
 
 /// The attributes that mark a page's body (the selector list): ours and Pagefind's, so that a
@@ -154,6 +162,80 @@ fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// `s` as a browser shows it: without control characters (Unicode `Cc`) other than whitespace;
+/// and how many it dropped. Text converted from PDFs and old encodings carries them.
+pub fn visible(s: &str) -> (Cow<'_, str>, usize) {
+    let hidden = |c: char| c.is_control() && !c.is_whitespace();
+    if !s.contains(hidden) {
+        return (Cow::Borrowed(s), 0);
+    }
+    let kept: String = s.chars().filter(|&c| !hidden(c)).collect();
+    let dropped = s.chars().count() - kept.chars().count();
+    (Cow::Owned(kept), dropped)
+}
+
+/// What leaving an element undoes of entering it ([`Walker::enter`]).
+#[derive(Default)]
+struct Leave {
+    /// It is a block: its end ends a line.
+    block: bool,
+    /// It pushed its id onto [`Walker::ids`].
+    id: bool,
+    /// It is a `<pre>`.
+    pre: bool,
+}
+
+/// The level of a heading element's name (`h2` → 2).
+fn heading_level(name: &str) -> Option<u8> {
+    name.strip_prefix('h')
+        .and_then(|d| d.parse::<u8>().ok())
+        .filter(|l| (1..=6).contains(l))
+}
+
+/// Whether the walk skips an element with its content (module docs).
+fn skipped(e: &scraper::node::Element) -> bool {
+    let name = e.name();
+    let permalink = name == "a" && e.classes().any(|c| c == "headerlink");
+    let gutter = e.classes().any(|c| LINE_NUMBER_CLASSES.contains(&c));
+    SKIP.contains(&name)
+        || e.attr("data-hipporag-ignore").is_some()
+        || e.attr("data-pagefind-ignore").is_some()
+        || permalink
+        || gutter
+}
+
+/// A heading's text (its permalink's "¶" left out) and the target of the first `#fragment`
+/// link inside it.
+fn heading_text(el: ElementRef<'_>) -> (String, Option<String>) {
+    let mut text = String::new();
+    let mut link_anchor = None;
+    // Iterative, as [`Walker::walk`]: each open element's remaining children.
+    let mut open = vec![el.children()];
+    while let Some(children) = open.last_mut() {
+        let Some(node) = children.next() else {
+            open.pop();
+            continue;
+        };
+        if let Some(e) = ElementRef::wrap(node).map(|e| e.value()) {
+            if e.name() == "a" {
+                if let Some(h) = e.attr("href").and_then(|h| h.strip_prefix('#'))
+                    && link_anchor.is_none()
+                    && !h.is_empty()
+                {
+                    link_anchor = Some(h.to_string());
+                }
+                if e.classes().any(|c| c == "headerlink") {
+                    continue;
+                }
+            }
+            open.push(node.children());
+        } else if let Node::Text(t) = node.value() {
+            text.push_str(t);
+        }
+    }
+    (text, link_anchor)
+}
+
 struct Walker {
     sections: Vec<Section>,
     path: Vec<(u8, String)>,
@@ -168,6 +250,8 @@ struct Walker {
     line_is_code: bool,
     /// Indices into `lines` of code lines.
     code_lines: Vec<usize>,
+    /// Control characters dropped ([`visible`]).
+    controls: usize,
 }
 
 impl Walker {
@@ -185,8 +269,10 @@ impl Walker {
 
     /// Text of a node: inside `<pre>`, every line break ends a (code) line.
     fn text(&mut self, t: &str) {
+        let (t, controls) = visible(t);
+        self.controls += controls;
         if self.pre_depth == 0 {
-            self.line.push_str(t);
+            self.line.push_str(&t);
             return;
         }
         for (k, part) in t.split('\n').enumerate() {
@@ -220,28 +306,9 @@ impl Walker {
 
     fn heading(&mut self, el: ElementRef<'_>, level: u8) {
         self.end_section();
-        let mut text = String::new();
-        let mut link_anchor = None;
-        for d in el.descendants() {
-            if let Some(e) = ElementRef::wrap(d) {
-                if e.value().name() == "a"
-                    && let Some(h) = e.value().attr("href").and_then(|h| h.strip_prefix('#'))
-                    && link_anchor.is_none()
-                    && !h.is_empty()
-                {
-                    link_anchor = Some(h.to_string());
-                }
-                continue;
-            }
-            if let Node::Text(t) = d.value() {
-                let in_permalink = d.ancestors().filter_map(ElementRef::wrap).any(|a| {
-                    a.value().name() == "a" && a.value().classes().any(|c| c == "headerlink")
-                });
-                if !in_permalink {
-                    text.push_str(t);
-                }
-            }
-        }
+        let (text, link_anchor) = heading_text(el);
+        let (text, controls) = visible(&text);
+        self.controls += controls;
         let text = collapse(&text);
         self.anchor = el
             .value()
@@ -259,52 +326,64 @@ impl Walker {
         self.path.push((level, text));
     }
 
-    fn walk(&mut self, el: ElementRef<'_>) {
-        for child in el.children() {
+    /// Walks the content below `root` in document order, without recursion: a stack of the
+    /// open elements' remaining children.
+    fn walk(&mut self, root: ElementRef<'_>) {
+        let mut open = vec![(root.children(), Leave::default())];
+        while let Some((children, _)) = open.last_mut() {
+            let Some(child) = children.next() else {
+                let (_, leave) = open.pop().expect("an open element");
+                self.leave(leave);
+                continue;
+            };
             match child.value() {
                 Node::Text(t) => self.text(t),
-                Node::Element(e) => {
-                    let name = e.name();
-                    let permalink = name == "a" && e.classes().any(|c| c == "headerlink");
-                    let gutter = e.classes().any(|c| LINE_NUMBER_CLASSES.contains(&c));
-                    if SKIP.contains(&name)
-                        || e.attr("data-hipporag-ignore").is_some()
-                        || e.attr("data-pagefind-ignore").is_some()
-                        || permalink
-                        || gutter
-                    {
-                        continue;
-                    }
-                    let child = ElementRef::wrap(child).expect("an element node");
-                    if let Some(level) = name
-                        .strip_prefix('h')
-                        .and_then(|d| d.parse::<u8>().ok())
-                        .filter(|l| (1..=6).contains(l))
-                    {
-                        self.heading(child, level);
-                        continue;
-                    }
-                    let block = BLOCK.contains(&name);
-                    if block {
-                        self.end_line();
-                    }
-                    let id = e.id().filter(|_| name != "span" && name != "a");
-                    if let Some(id) = id {
-                        self.ids.push(id.to_string());
-                    }
-                    let pre = name == "pre";
-                    self.pre_depth += usize::from(pre);
-                    self.walk(child);
-                    self.pre_depth -= usize::from(pre);
-                    if id.is_some() {
-                        self.ids.pop();
-                    }
-                    if block {
-                        self.end_line();
+                Node::Element(_) => {
+                    let el = ElementRef::wrap(child).expect("an element node");
+                    if let Some(leave) = self.enter(el) {
+                        open.push((child.children(), leave));
                     }
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Enters an element: `None` when its content is skipped, or read as a heading.
+    fn enter(&mut self, el: ElementRef<'_>) -> Option<Leave> {
+        let e = el.value();
+        let name = e.name();
+        if skipped(e) {
+            return None;
+        }
+        if let Some(level) = heading_level(name) {
+            self.heading(el, level);
+            return None;
+        }
+        let block = BLOCK.contains(&name);
+        if block {
+            self.end_line();
+        }
+        let id = e.id().filter(|_| name != "span" && name != "a");
+        if let Some(id) = id {
+            self.ids.push(id.to_string());
+        }
+        let pre = name == "pre";
+        self.pre_depth += usize::from(pre);
+        Some(Leave {
+            block,
+            id: id.is_some(),
+            pre,
+        })
+    }
+
+    fn leave(&mut self, leave: Leave) {
+        self.pre_depth -= usize::from(leave.pre);
+        if leave.id {
+            self.ids.pop();
+        }
+        if leave.block {
+            self.end_line();
         }
     }
 }
@@ -312,12 +391,16 @@ impl Walker {
 /// Reads a page's main content into sections (see the module docs). Never fails: a page
 /// without text gives no section.
 pub fn extract_html(html: &str) -> Page {
-    let doc = Html::parse_document(html);
+    let (doc, dropped) = parse_document(html);
     let sel = |s: &str| Selector::parse(s).expect("valid selector");
-    let title = doc
+    let (title, title_controls) = doc
         .select(&sel("title"))
         .next()
-        .map(|t| collapse(&t.text().collect::<String>()))
+        .map(|t| {
+            let text: String = t.text().collect();
+            let (text, n) = visible(&text);
+            (collapse(&text), n)
+        })
         .unwrap_or_default();
     // Every element marked as the body (none inside another), else the first of the others.
     let marked: Vec<ElementRef<'_>> = doc
@@ -350,6 +433,7 @@ pub fn extract_html(html: &str) -> Page {
         pre_depth: 0,
         line_is_code: false,
         code_lines: Vec::new(),
+        controls: title_controls,
     };
     // The page title is the first heading when there is one (it names the page's subject
     // without the site's suffix), else <title>.
@@ -382,6 +466,8 @@ pub fn extract_html(html: &str) -> Page {
         lang,
         unlisted: unlisted(&doc),
         marked_body,
+        controls: w.controls,
+        dropped,
     }
 }
 

@@ -39,9 +39,14 @@ pub mod assets;
 pub mod cache;
 pub mod entry;
 pub mod html;
+pub mod parse;
+pub mod read;
 
 pub use assets::Assets;
 pub use entry::{ENTRY_FILE, SearchDefaults, SiteEntry};
+pub use read::{
+    PageProblem, Problem, SiteFiles, SitePages, left_out_summary, page_passages, pages, read_site,
+};
 
 use std::path::{Path, PathBuf};
 
@@ -145,6 +150,10 @@ pub struct SiteReport {
     /// Pages left out for having no marked body on a site whose other pages have one
     /// ([`html::Page::marked_body`]).
     pub unmarked_pages: usize,
+    /// Pages left out for a problem ([`Problem::leaves_out`]: unreadable, binary, …).
+    pub failed_pages: usize,
+    /// Pages left out or read in part, and why, by path ([`read`]).
+    pub problems: Vec<PageProblem>,
     /// Passages indexed.
     pub passages: usize,
     /// Phrase nodes of the phrase graph (the phrase pieces hold their PPR vectors).
@@ -201,191 +210,6 @@ pub struct SitePassage {
     pub language: Language,
 }
 
-/// Pages of `dir` (`*.html`, `*.htm`, `*.md`), sorted by path; the output and cache directories
-/// and paths matching an `exclude` glob (relative to `dir`) are skipped.
-///
-/// # Errors
-/// [`Error::Io`] naming an unreadable directory entry; [`Error::InvalidRequest`] for a bad glob.
-pub fn pages(dir: &Path, exclude: &[String]) -> Result<Vec<PathBuf>> {
-    let mut globs = globset::GlobSetBuilder::new();
-    for g in exclude {
-        globs.add(
-            globset::Glob::new(g)
-                .map_err(|e| Error::InvalidRequest(format!("--exclude {g:?}: not a glob: {e}")))?,
-        );
-    }
-    let globs = globs
-        .build()
-        .map_err(|e| Error::InvalidRequest(format!("--exclude: {e}")))?;
-    let mut out = Vec::new();
-    for e in walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            let n = e.file_name().to_string_lossy();
-            !(e.depth() > 0
-                && e.file_type().is_dir()
-                && (n == OUTPUT_DIR || n == CACHE_DIR || n.starts_with(".hipporag-tmp")))
-        })
-    {
-        let e = e.map_err(|err| {
-            let path = err.path().unwrap_or(dir).to_path_buf();
-            Error::io(&path, std::io::Error::other(err.to_string()))
-        })?;
-        let ext = e.path().extension().and_then(|x| x.to_str()).unwrap_or("");
-        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-        if e.file_type().is_file() && matches!(ext, "html" | "htm" | "md") && !globs.is_match(rel) {
-            out.push(e.path().to_path_buf());
-        }
-    }
-    Ok(out)
-}
-
-/// Splits a page into passages: one per section, long sections cut at line boundaries into
-/// pieces of at most [`MAX_PASSAGE_CHARS`] (a single longer line stays whole). `url` is the
-/// page's site-relative URL (`/library/json.html`); a Markdown page's URL is its path with
-/// `.html`, as static site generators publish it.
-pub fn page_passages(page: &html::Page, url: &str, default: Language) -> Vec<SitePassage> {
-    let language = page
-        .lang
-        .as_deref()
-        .and_then(Language::from_tag)
-        .unwrap_or(default);
-    let mut out = Vec::new();
-    for s in &page.sections {
-        let title = s.headings.join(" › ");
-        let href = match &s.anchor {
-            Some(a) => format!("{url}#{a}"),
-            None => url.to_string(),
-        };
-        let mut chunk = String::new();
-        let mut lines = 0;
-        let mut code_lines = Vec::new();
-        let mut push = |chunk: &mut String, lines: &mut usize, code_lines: &mut Vec<usize>| {
-            if !chunk.trim().is_empty() {
-                out.push(SitePassage {
-                    passage: Passage {
-                        title: title.clone(),
-                        text: std::mem::take(chunk),
-                        url: Some(href.clone()),
-                    },
-                    headings: s.headings.clone(),
-                    code_lines: std::mem::take(code_lines),
-                    language,
-                });
-            }
-            chunk.clear();
-            code_lines.clear();
-            *lines = 0;
-        };
-        let mut code = s.code_lines.iter().peekable();
-        for (k, line) in s.text.lines().enumerate() {
-            if !chunk.is_empty() && chunk.chars().count() + line.chars().count() > MAX_PASSAGE_CHARS
-            {
-                push(&mut chunk, &mut lines, &mut code_lines);
-            }
-            if !chunk.is_empty() {
-                chunk.push('\n');
-            }
-            chunk.push_str(line);
-            if code.next_if_eq(&&k).is_some() {
-                code_lines.push(lines);
-            }
-            lines += 1;
-        }
-        push(&mut chunk, &mut lines, &mut code_lines);
-    }
-    out
-}
-
-/// The pages of a site as [`read_site`] read them.
-#[derive(Debug, Clone, Default)]
-pub struct SitePages {
-    /// HTML and Markdown files read (those left out below included).
-    pub files: usize,
-    /// Pages left out as `noindex` ([`html::Unlisted::Noindex`]; 0 with `include_noindex`).
-    pub noindex: usize,
-    /// Pages left out as redirects ([`html::Unlisted::Redirect`]).
-    pub redirects: usize,
-    /// Pages left out for having no body marked when other pages of the site have one
-    /// ([`html::Page::marked_body`]).
-    pub unmarked: usize,
-    /// The passages of the other pages, in path order.
-    pub passages: Vec<SitePassage>,
-}
-
-/// What [`read_site`] left out, for people: `"71 noindex, 10098 redirects"` (the kinds with
-/// pages only), or `None` when it left out nothing.
-pub fn left_out_summary(noindex: usize, redirects: usize, unmarked: usize) -> Option<String> {
-    let parts: Vec<String> = [
-        (noindex, "noindex"),
-        (redirects, "redirects"),
-        (unmarked, "without a marked body"),
-    ]
-    .iter()
-    .filter(|(n, _)| *n > 0)
-    .map(|(n, what)| format!("{n} {what}"))
-    .collect();
-    (!parts.is_empty()).then(|| parts.join(", "))
-}
-
-/// Reads every page of `dir` (less `exclude`d ones) into passages, in path order; a page
-/// without a supported `<html lang>` (and every Markdown page) is in `default`. A page whose
-/// `<head>` asks to stay out of search results ([`html::Unlisted`]) gives no passage: a
-/// redirect always, a `noindex` page unless `include_noindex`. Once any page marks its body
-/// (`data-hipporag-body` or Pagefind's `data-pagefind-body`), the pages that do not are left
-/// out, as Pagefind leaves them out.
-///
-/// # Errors
-/// [`Error::Io`] naming an unreadable page; [`Error::InvalidRequest`] for a bad glob.
-pub fn read_site(
-    dir: &Path,
-    exclude: &[String],
-    include_noindex: bool,
-    default: Language,
-) -> Result<SitePages> {
-    let files = pages(dir, exclude)?;
-    // Pages are read and parsed in parallel, and joined in file order.
-    let read = |f: &PathBuf| -> Result<(Option<html::Unlisted>, bool, Vec<SitePassage>)> {
-        let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;
-        let text = String::from_utf8_lossy(&bytes);
-        let rel = f.strip_prefix(dir).unwrap_or(f);
-        let mut url = String::from("/");
-        url.push_str(&rel.to_string_lossy().replace('\\', "/"));
-        let page = if url.ends_with(".md") {
-            url.truncate(url.len() - 3);
-            url.push_str(".html");
-            html::extract_markdown(&text)
-        } else {
-            html::extract_html(&text)
-        };
-        let unlisted = page
-            .unlisted
-            .filter(|&u| !(include_noindex && u == html::Unlisted::Noindex));
-        if unlisted.is_some() {
-            return Ok((unlisted, page.marked_body, Vec::new()));
-        }
-        Ok((None, page.marked_body, page_passages(&page, &url, default)))
-    };
-    let pages = crate::parallel::map(&files, read)
-        .into_iter()
-        .collect::<Result<Vec<_>>>()?;
-    let marked = pages.iter().any(|(_, marked, _)| *marked);
-    let mut out = SitePages {
-        files: files.len(),
-        ..Default::default()
-    };
-    for (unlisted, marked_body, passages) in pages {
-        match unlisted {
-            Some(html::Unlisted::Noindex) => out.noindex += 1,
-            Some(html::Unlisted::Redirect) => out.redirects += 1,
-            None if marked && !marked_body => out.unmarked += 1,
-            None => out.passages.extend(passages),
-        }
-    }
-    Ok(out)
-}
-
 /// Builds `dir/_hipporag/` (see the module docs); returns what it did.
 ///
 /// Four steps: rule OpenIE per passage through the cache ([`cache::extract_cached`]), the
@@ -405,137 +229,51 @@ pub fn build_site(
     opts: &SiteOptions,
     progress: &dyn Progress,
 ) -> Result<SiteReport> {
-    opts.pkg.check(PKG_FILES, PKG_HINT)?;
-    opts.ui.check(UI_FILES, UI_HINT)?;
-    if let Some(q) = &opts.query_encoder {
-        q.pkg.check(MINILM_PKG_FILES, PKG_HINT)?;
-        for f in MINILM_MODEL_FILES {
-            let p = q.model.join(f);
-            if !p.is_file() {
-                return Err(Error::io(
-                    &p,
-                    std::io::Error::new(
-                        std::io::ErrorKind::NotFound,
-                        "missing: fetch the model with ./build.sh model, or pass --model",
-                    ),
-                ));
-            }
-        }
-    }
-    progress.start("pages read", 0);
-    let read = read_site(
-        dir,
-        &opts.exclude,
-        opts.include_noindex,
-        opts.build.language,
-    )?;
-    progress.advance(read.files as u64);
-    let left_out = read.noindex + read.redirects + read.unmarked;
-    if let Some(why) = left_out_summary(read.noindex, read.redirects, read.unmarked) {
-        progress.detail(&format!("{left_out} left out: {why}"));
-    }
-    progress.finish();
-    let mut site = read.passages;
-    if site.is_empty() {
-        let hint = if read.noindex > 0 {
-            format!(
-                " ({} of {} pages ask not to be indexed, `<meta name=\"robots\" content=\"noindex\">`: \
-                 --include-noindex indexes them)",
-                read.noindex, read.files
-            )
-        } else {
-            String::new()
-        };
-        return Err(Error::InvalidRequest(format!(
-            "{}: no page with text (looked for *.html, *.htm and *.md){hint}",
-            dir.display()
-        )));
-    }
+    check_assets(opts)?;
+    let read = read_pages(dir, opts, progress)?;
     let mut report = SiteReport {
-        pages: read.files - left_out,
+        pages: read.indexed(),
         noindex_pages: read.noindex,
         redirect_pages: read.redirects,
         unmarked_pages: read.unmarked,
-        passages: site.len(),
+        failed_pages: read.failed,
+        problems: read.problems,
+        passages: read.passages.len(),
         ..Default::default()
     };
+    let mut site = read.passages;
     let cache_dir = dir.join(CACHE_DIR);
     std::fs::create_dir_all(&cache_dir).map_err(|e| Error::io(&cache_dir, e))?;
-
-    // OpenIE (the rule extractor, cached per passage) gives the phrase graph: the phrase
-    // pieces' PPR vectors and the single file's graph modes read it.
-    progress.start("OpenIE", site.len() as u64);
-    let (mut docs, reused) = cache::extract_cached(&site, &cache_dir.join("openie.jsonl"))?;
-    progress.advance(site.len() as u64);
-    progress.detail(&format!("{reused} from the cache"));
-    progress.finish();
-    report.openie_cached = reused;
-
-    // One index per language, as Pagefind keeps one per `<html lang>`: the language with the
-    // most passages first (its index is the entry's default).
-    let mut groups: Vec<(Language, Vec<usize>)> = Language::ALL
-        .iter()
-        .map(|&l| {
-            (
-                l,
-                (0..site.len()).filter(|&i| site[i].language == l).collect(),
-            )
-        })
-        .filter(|(_, ids): &(Language, Vec<usize>)| !ids.is_empty())
-        .collect();
-    groups.sort_by_key(|(l, ids)| (std::cmp::Reverse(ids.len()), l.ordinal()));
+    let mut docs = extract(&site, &cache_dir, &mut report, progress)?;
     let vectors = cache::VectorCache::open(&cache_dir, encoder);
     let words = static_encoder.map(|e| cache::VectorCache::open_named(&cache_dir, "words", e));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut header = None;
-    for (k, (language, ids)) in groups.iter().enumerate() {
+    for (language, ids) in language_groups(&site) {
         // Moved, not copied: each passage and its OpenIE record belong to one language, and
         // copies doubled the build's memory on a large site.
-        let passages: Vec<Passage> = ids
+        let passages = ids
             .iter()
             .map(|&i| std::mem::replace(&mut site[i].passage, Passage::new("", "")))
             .collect();
-        let group_docs: Vec<_> = ids.iter().map(|&i| std::mem::take(&mut docs[i])).collect();
-        let builder = GraphBuilder::from_openie(passages, &group_docs)?;
-        drop(group_docs);
-        let build_opts = BuildOptions {
-            language: *language,
-            ..opts.build.clone()
-        };
-        let (mut data, build) = builder.build(&vectors, &build_opts, progress)?;
-        report.phrases += build.counts.phrases;
-        // Static word embeddings come from an English sentence encoder (all-MiniLM-L6-v2) and
-        // words cut at spaces: English pages only.
-        if let (Some(words), Language::English) = (&words, language) {
-            let s = crate::static_embeddings::build(
-                &data.passages,
-                words,
-                &crate::bm25::stopwords(*language),
-                crate::static_embeddings::WORDS_PER_CALL,
-                progress,
-            )?;
-            report.static_words = s.words.len();
-            data.static_embeddings = Some(s);
-        }
+        let group_docs = ids.iter().map(|&i| std::mem::take(&mut docs[i])).collect();
+        let (data, phrases, static_words) = language_index(
+            passages,
+            group_docs,
+            language,
+            (&vectors, words.as_ref()),
+            opts,
+            progress,
+        )?;
+        report.phrases += phrases;
+        report.static_words += static_words;
         // (The phrase pieces' PPR vectors, one walk per phrase node, are most of this stage.)
         progress.start("index files", data.phrases.len() as u64);
         let out = language_files(&data, opts, &mut files)?;
         progress.advance(data.phrases.len() as u64);
         progress.finish();
-        if k == 0 {
-            report.index_bytes = out.index_bytes;
-            report.index_file = out.index.clone();
-            report.pieces_meta = out.pieces.clone();
-            report.piece_counts = out.piece_counts;
-            header = Some(data.header.clone());
-        }
-        report.pieces_bytes += out.pieces_bytes;
-        report.languages.push(SiteLanguage {
-            lang: language.code().to_string(),
-            passages: ids.len(),
-            pieces: out.pieces,
-            index: out.index,
-        });
+        add_language(&mut report, language, ids.len(), out);
+        header.get_or_insert_with(|| data.header.clone());
     }
     (report.vectors_cached, report.vectors_encoded) = vectors.save()?;
     if let Some(words) = words {
@@ -547,6 +285,161 @@ pub fn build_site(
     progress.advance(files.len() as u64);
     progress.finish();
     Ok(report)
+}
+
+/// Checks that every browser file and model file the output copies is there, before the
+/// build's long stages.
+fn check_assets(opts: &SiteOptions) -> Result<()> {
+    opts.pkg.check(PKG_FILES, PKG_HINT)?;
+    opts.ui.check(UI_FILES, UI_HINT)?;
+    let Some(q) = &opts.query_encoder else {
+        return Ok(());
+    };
+    q.pkg.check(MINILM_PKG_FILES, PKG_HINT)?;
+    match MINILM_MODEL_FILES
+        .iter()
+        .map(|f| q.model.join(f))
+        .find(|p| !p.is_file())
+    {
+        Some(p) => Err(Error::io(
+            &p,
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "missing: fetch the model with ./build.sh model, or pass --model",
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The site's pages as passages ([`read_site`]), with what was left out as the stage's detail.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] when no page has text, saying why when pages were left out.
+fn read_pages(dir: &Path, opts: &SiteOptions, progress: &dyn Progress) -> Result<SitePages> {
+    progress.start("pages read", 0);
+    let read = read_site(
+        dir,
+        &opts.exclude,
+        opts.include_noindex,
+        opts.build.language,
+    )?;
+    progress.advance(read.files as u64);
+    let summary = left_out_summary(read.noindex, read.redirects, read.unmarked, read.failed);
+    if let Some(why) = &summary {
+        progress.detail(&format!("{} left out: {why}", read.files - read.indexed()));
+    }
+    progress.finish();
+    if !read.passages.is_empty() {
+        return Ok(read);
+    }
+    let hint = if read.noindex > 0 {
+        format!(
+            " ({} of {} pages ask not to be indexed, `<meta name=\"robots\" content=\"noindex\">`: \
+             --include-noindex indexes them)",
+            read.noindex, read.files
+        )
+    } else if let Some(why) = summary {
+        let first = read.problems.iter().take(3).map(|p| p.to_string());
+        format!(
+            " (left out: {why}; {})",
+            first.collect::<Vec<_>>().join("; ")
+        )
+    } else {
+        String::new()
+    };
+    Err(Error::InvalidRequest(format!(
+        "{}: no page with text (looked for *.html, *.htm and *.md){hint}",
+        dir.display()
+    )))
+}
+
+/// OpenIE (the rule extractor, cached per passage) of every passage: it gives the phrase
+/// graph, whose PPR vectors the phrase pieces and the single file's graph modes read.
+fn extract(
+    site: &[SitePassage],
+    cache_dir: &Path,
+    report: &mut SiteReport,
+    progress: &dyn Progress,
+) -> Result<Vec<crate::openie::OpenIeDoc>> {
+    progress.start("OpenIE", site.len() as u64);
+    let (docs, reused) = cache::extract_cached(site, &cache_dir.join("openie.jsonl"))?;
+    progress.advance(site.len() as u64);
+    progress.detail(&format!("{reused} from the cache"));
+    progress.finish();
+    report.openie_cached = reused;
+    Ok(docs)
+}
+
+/// The passages of each language, the language with the most first (its index is the entry's
+/// default), as Pagefind keeps one index per `<html lang>`.
+fn language_groups(site: &[SitePassage]) -> Vec<(Language, Vec<usize>)> {
+    let mut groups: Vec<(Language, Vec<usize>)> = Language::ALL
+        .iter()
+        .map(|&l| {
+            (
+                l,
+                (0..site.len()).filter(|&i| site[i].language == l).collect(),
+            )
+        })
+        .filter(|(_, ids): &(Language, Vec<usize>)| !ids.is_empty())
+        .collect();
+    groups.sort_by_key(|(l, ids)| (std::cmp::Reverse(ids.len()), l.ordinal()));
+    groups
+}
+
+/// One language's index data: the phrase graph and embeddings (through the vector cache), and
+/// for English the static word embeddings (through theirs); with its phrase count and static
+/// word count.
+fn language_index(
+    passages: Vec<Passage>,
+    docs: Vec<crate::openie::OpenIeDoc>,
+    language: Language,
+    (vectors, words): (&cache::VectorCache, Option<&cache::VectorCache>),
+    opts: &SiteOptions,
+    progress: &dyn Progress,
+) -> Result<(hipporag_wasm::index::IndexData, u32, usize)> {
+    let builder = GraphBuilder::from_openie(passages, &docs)?;
+    // Dropped before the graph's build, the stage of the build's peak.
+    drop(docs);
+    let build_opts = BuildOptions {
+        language,
+        ..opts.build.clone()
+    };
+    let (mut data, build) = builder.build(vectors, &build_opts, progress)?;
+    // Static word embeddings come from an English sentence encoder (all-MiniLM-L6-v2) and
+    // words cut at spaces: English pages only.
+    let mut static_words = 0;
+    if let (Some(words), Language::English) = (words, language) {
+        let s = crate::static_embeddings::build(
+            &data.passages,
+            words,
+            &crate::bm25::stopwords(language),
+            crate::static_embeddings::WORDS_PER_CALL,
+            progress,
+        )?;
+        static_words = s.words.len();
+        data.static_embeddings = Some(s);
+    }
+    Ok((data, build.counts.phrases, static_words))
+}
+
+/// Records one language's index in the report: the first (the entry's default) gives the
+/// report's file figures.
+fn add_language(report: &mut SiteReport, language: Language, passages: usize, out: LanguageFiles) {
+    if report.languages.is_empty() {
+        report.index_bytes = out.index_bytes;
+        report.index_file = out.index.clone();
+        report.pieces_meta = out.pieces.clone();
+        report.piece_counts = out.piece_counts;
+    }
+    report.pieces_bytes += out.pieces_bytes;
+    report.languages.push(SiteLanguage {
+        lang: language.code().to_string(),
+        passages,
+        pieces: out.pieces,
+        index: out.index,
+    });
 }
 
 /// Whether the output holds the single file (`hipporag1`, `hipporag2`, the explanations and a
@@ -700,52 +593,4 @@ fn write_output(
     };
     write(ENTRY_FILE, entry.to_json().as_bytes())?;
     crate::files::replace_dir(tmp, &out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A long section is cut at line boundaries; each passage's code lines are renumbered
-    /// from its own first line.
-    #[test]
-    fn long_sections_split_at_lines_keeping_code_lines() {
-        let prose = "p".repeat(900);
-        let code = "c".repeat(900);
-        let text = [
-            prose.as_str(),
-            code.as_str(),
-            prose.as_str(),
-            code.as_str(),
-            "x = 1",
-        ]
-        .join("\n");
-        let page = html::Page {
-            title: "T".into(),
-            sections: vec![html::Section {
-                anchor: Some("a".into()),
-                headings: vec!["T".into(), "S".into()],
-                text,
-                code_lines: vec![1, 3, 4],
-            }],
-            lang: None,
-            unlisted: None,
-            marked_body: false,
-        };
-        let ps = page_passages(&page, "/t.html", Language::English);
-        let got: Vec<(usize, Vec<usize>)> = ps
-            .iter()
-            .map(|p| (p.passage.text.lines().count(), p.code_lines.clone()))
-            .collect();
-        assert_eq!(
-            got,
-            vec![(1, vec![]), (1, vec![0]), (1, vec![]), (2, vec![0, 1])]
-        );
-        assert!(
-            ps.iter()
-                .all(|p| p.passage.text.chars().count() <= MAX_PASSAGE_CHARS)
-        );
-        assert_eq!(ps[0].passage.url.as_deref(), Some("/t.html#a"));
-        assert_eq!(ps[0].passage.title, "T › S");
-    }
 }

@@ -1,0 +1,98 @@
+//! `hipporag site` on sites of random pages: the input, cut at 0x1D bytes, is up to six
+//! entries, each a name (its first byte picks one, some of them links) and the page's bytes.
+//! The build returns a report or an error and never panics; the reader fails on no page (it
+//! would name it `readerFailed`), and no passage holds a control character.
+#![no_main]
+
+use std::path::Path;
+
+use hipporag_indexer::site::{Assets, PKG_FILES, Problem, SiteOptions, UI_FILES};
+use hipporag_wasm::embeddings::HashedNgramEncoder;
+use hipporag_wasm::text::Language;
+
+/// The names an entry's first byte picks from: pages of each kind, a page in a directory
+/// named like a page, and links (`->`): to the previous page, to a directory, dangling.
+const NAMES: &[&str] = &[
+    "index.html",
+    "guide/page.html",
+    "notes.md",
+    "old.htm",
+    "dir.html/inner.html",
+    "deep/a/b/c.md",
+    "link.html -> index.html",
+    "up -> ..",
+    "dangling.html -> nowhere.html",
+    "self.html -> self.html",
+];
+
+/// Stand-ins for the browser files the output copies.
+static PKG: [(&str, &[u8]); 5] = [
+    (PKG_FILES[0], b"wasm"),
+    (PKG_FILES[1], b"js"),
+    (PKG_FILES[2], b"wasm"),
+    (PKG_FILES[3], b"js"),
+    (PKG_FILES[4], b"js"),
+];
+static UI: [(&str, &[u8]); 7] = [
+    (UI_FILES[0], b"js"),
+    (UI_FILES[1], b"ts"),
+    (UI_FILES[2], b"js"),
+    (UI_FILES[3], b"css"),
+    (UI_FILES[4], b"js"),
+    (UI_FILES[5], b"js"),
+    (UI_FILES[6], b"js"),
+];
+
+/// Writes the entries of `data` below `dir`.
+fn write_site(dir: &Path, data: &[u8]) {
+    for entry in data.split(|&b| b == 0x1D).take(6) {
+        let Some((&pick, bytes)) = entry.split_first() else {
+            continue;
+        };
+        let name = NAMES[usize::from(pick) % NAMES.len()];
+        match name.split_once(" -> ") {
+            Some((link, target)) => {
+                let _ = std::os::unix::fs::symlink(target, dir.join(link));
+            }
+            None => {
+                let path = dir.join(name);
+                let _ = std::fs::create_dir_all(path.parent().expect("a parent"));
+                let _ = std::fs::write(path, bytes);
+            }
+        }
+    }
+}
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let site = tempfile::tempdir().expect("a temporary directory");
+    write_site(site.path(), data);
+    let read = hipporag_indexer::site::read_site(site.path(), &[], false, Language::English)
+        .expect("a readable directory");
+    assert!(
+        read.problems
+            .iter()
+            .all(|p| p.problem != Problem::ReaderFailed),
+        "{:?}",
+        read.problems
+    );
+    for p in &read.passages {
+        let (title, text) = (&p.passage.title, &p.passage.text);
+        assert!(!title.contains(char::is_control), "{title:?}");
+        assert!(
+            !text.contains(|c: char| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+    }
+    let opts = SiteOptions {
+        pkg: Assets::Embedded(&PKG),
+        ui: Assets::Embedded(&UI),
+        build: Default::default(),
+        exclude: Vec::new(),
+        include_noindex: false,
+        query_encoder: None,
+        full_index: false,
+        pieces: Default::default(),
+    };
+    let encoder = HashedNgramEncoder::default();
+    let _ = hipporag_indexer::site::build_site(site.path(), &encoder, None, &opts, &());
+});
