@@ -196,6 +196,19 @@ fn warn_problems(problems: &[hipporag_indexer::site::PageProblem]) {
     }
 }
 
+/// One warning per `<html lang>` read with another language's analysis, naming it and its
+/// pages: no language is read as English in silence.
+fn warn_languages(languages: &[hipporag_indexer::site::PageLanguage]) {
+    for l in languages.iter().filter(|l| !l.own) {
+        log::warn!(
+            "{} pages have <html lang> `{}`, which has no analysis of its own yet: they are read with the `{}` analysis (--lang)",
+            l.pages,
+            l.tag,
+            l.analysis
+        );
+    }
+}
+
 pub(crate) fn run(a: SiteArgs) -> Result<()> {
     let t0 = Instant::now();
     let hashed = HashedNgramEncoder::default();
@@ -233,6 +246,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     let r = hipporag_indexer::site::build_site(&a.dir, encoder, words, &opts, &Bars::new())?;
     let secs = t0.elapsed().as_secs_f64();
     warn_problems(&r.problems);
+    warn_languages(&r.page_languages);
     if a.json {
         let mut v = serde_json::to_value(&r).expect("serialisable");
         v["seconds"] = serde_json::json!(secs);

@@ -513,3 +513,43 @@ fn a_lean_site_writes_the_full_builds_pieces_with_its_phrase_graph() {
         serde_json::from_slice(&files[hipporag_indexer::site::ENTRY_FILE]).unwrap();
     assert_eq!(typed.pieces, l.pieces_meta);
 }
+
+/// Pages whose `<html lang>` has no analysis of its own are counted and said to be read with
+/// the default's: XQuAD's German and Thai passages as pages, beside the English site.
+#[test]
+fn languages_without_analysis_are_reported_with_their_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_site(tmp.path());
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/multilingual");
+    for (lang, file, pages) in [
+        ("de-DE", "xquad_de_corpus.json", 3),
+        ("th", "xquad_th_corpus.json", 2),
+    ] {
+        let corpus = hipporag_indexer::corpus::read_corpus(&data.join(file)).unwrap();
+        for (i, p) in corpus.iter().take(pages).enumerate() {
+            let page = format!(
+                "<html lang=\"{lang}\"><body><main><h1>{}</h1><p>{}</p></main></body></html>",
+                p.title, p.text
+            );
+            std::fs::write(tmp.path().join(format!("{lang}-{i}.html")), page).unwrap();
+        }
+    }
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let encoder = HashedNgramEncoder::default();
+    let r = build_site(tmp.path(), &encoder, None, &opts(pkg.path()), &()).unwrap();
+    let seen: Vec<(&str, usize, &str, bool)> = r
+        .page_languages
+        .iter()
+        .map(|l| (l.tag.as_str(), l.pages, l.analysis.as_str(), l.own))
+        .collect();
+    // PAGES (the Markdown page among them) have no `<html lang>`.
+    assert_eq!(
+        seen,
+        [
+            ("", PAGES.len(), "en", true),
+            ("de", 3, "en", false),
+            ("th", 2, "en", false),
+        ]
+    );
+}

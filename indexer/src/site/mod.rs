@@ -180,6 +180,48 @@ pub struct SiteReport {
     pub static_words_cached: usize,
     /// One index per language, the entry's default first (the other figures above are its).
     pub languages: Vec<SiteLanguage>,
+    /// The pages indexed by their `<html lang>`, and the analysis each was read with.
+    pub page_languages: Vec<PageLanguage>,
+}
+
+/// The pages of one `<html lang>` (its primary subtag) and the analysis the build read them
+/// with: the tag's own when [`Language::from_tag`] knows it, else the site's default (`--lang`),
+/// which the CLI then warns about.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageLanguage {
+    /// The primary subtag, lowercased ([`read::primary_subtag`]); `""` for pages without a
+    /// `<html lang>`, Markdown pages among them.
+    pub tag: String,
+    /// Pages indexed with it.
+    pub pages: usize,
+    /// The analysis they were read with ([`Language::code`]: `en`, `ru` or `zh`).
+    pub analysis: String,
+    /// Whether that analysis is the tag's own (false: the default's stood in for it). True
+    /// for pages without a tag, which are in the default language by definition.
+    pub own: bool,
+}
+
+/// [`PageLanguage`]s of the pages counted by primary subtag in `languages`, most pages first;
+/// `default` reads the tags [`Language::from_tag`] does not know.
+fn page_languages(
+    languages: &std::collections::BTreeMap<String, usize>,
+    default: Language,
+) -> Vec<PageLanguage> {
+    let mut out: Vec<PageLanguage> = languages
+        .iter()
+        .map(|(tag, &pages)| {
+            let own = Language::from_tag(tag);
+            PageLanguage {
+                tag: tag.clone(),
+                pages,
+                analysis: own.unwrap_or(default).code().to_string(),
+                own: own.is_some() || tag.is_empty(),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.pages.cmp(&a.pages).then_with(|| a.tag.cmp(&b.tag)));
+    out
 }
 
 /// One language's index of a site, as `hipporag-entry.json` lists it (`languages`).
@@ -239,6 +281,7 @@ pub fn build_site(
         failed_pages: read.failed,
         problems: read.problems,
         passages: read.passages.len(),
+        page_languages: page_languages(&read.languages, opts.build.language),
         ..Default::default()
     };
     let mut site = read.passages;

@@ -162,8 +162,15 @@ fn exclude_globs(exclude: &[String]) -> Result<globset::GlobSet> {
 
 /// A link found by the walk: whether it is read as a page, or its problem.
 fn link(root: &Path, path: &Path, rel: &str) -> std::result::Result<bool, PageProblem> {
-    let target = std::fs::canonicalize(path)
-        .map_err(|e| PageProblem::new(rel, Problem::BrokenLink, format!("a broken link: {e}")))?;
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        // A broken link is named only when it would have been a page.
+        Err(e) if is_page_name(path) => {
+            let detail = format!("a broken link: {e}");
+            return Err(PageProblem::new(rel, Problem::BrokenLink, detail));
+        }
+        Err(_) => return Ok(false),
+    };
     if target.is_dir() {
         return Err(PageProblem::new(
             rel,
@@ -323,6 +330,8 @@ struct ReadPage {
     unlisted: Option<html::Unlisted>,
     /// Whether it marks its body.
     marked_body: bool,
+    /// The primary subtag of its `<html lang>`, lowercased (`""` without one).
+    lang: String,
     passages: Vec<SitePassage>,
     problems: Vec<PageProblem>,
 }
@@ -414,6 +423,7 @@ fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> R
     };
     page_problems(rel, &page, &mut out.problems);
     out.marked_body = page.marked_body;
+    out.lang = page.lang.as_deref().map(primary_subtag).unwrap_or_default();
     out.unlisted = page
         .unlisted
         .filter(|&u| !(include_noindex && u == html::Unlisted::Noindex));
@@ -421,6 +431,12 @@ fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> R
         out.passages = page_passages(&page, &url, default);
     }
     out
+}
+
+/// The primary subtag of a BCP 47 tag, lowercased: `de-CH` → `de`, `zh_Hans` → `zh`.
+pub fn primary_subtag(tag: &str) -> String {
+    let primary = tag.trim().split(['-', '_']).next().unwrap_or("");
+    primary.to_ascii_lowercase()
 }
 
 /// [`read_page`], and a panic in it a problem of the page (html5ever and pulldown-cmark read
@@ -552,6 +568,9 @@ pub struct SitePages {
     pub failed: usize,
     /// Pages left out or read in part, and why, by path.
     pub problems: Vec<PageProblem>,
+    /// Pages indexed by the primary subtag of their `<html lang>` ([`primary_subtag`]; `""`
+    /// for none, Markdown pages among them).
+    pub languages: std::collections::BTreeMap<String, usize>,
     /// The passages of the other pages, in path order.
     pub passages: Vec<SitePassage>,
 }
@@ -619,7 +638,10 @@ pub fn read_site(
             Some(html::Unlisted::Noindex) => out.noindex += 1,
             Some(html::Unlisted::Redirect) => out.redirects += 1,
             None if marked && !page.marked_body => out.unmarked += 1,
-            None => out.passages.extend(page.passages),
+            None => {
+                *out.languages.entry(page.lang).or_default() += 1;
+                out.passages.extend(page.passages);
+            }
         }
     }
     out.problems.sort_by(|a, b| a.page.cmp(&b.page));
