@@ -141,10 +141,7 @@ const env = servedSite({
     const html = readFileSync(page, "utf8");
     writeFileSync(
       page,
-      html.replace(
-        "</body>",
-        '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>',
-      ),
+      html.replace("</body>", '<div id="hipporag-search"></div><script type="module" src="/_hipporag/hipporag-ui.js"></script></body>'),
     );
     // A theme with room only for a header box: Sphinx's quick-search form becomes the modal.
     const json = join(dir, "library", "json.html");
