@@ -520,7 +520,12 @@ run_tests() {
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
     cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --features jieba -- -D warnings
   wasm_test
-  build_all
+  # The packages (linux-x64 only: arm64 would build every crate once more) for the install test
+  # (tests/e2e/install.test.mjs); their static musl binary is the one binary every later step
+  # uses, as a glibc build of the CLI would compile its crates once more.
+  build_wasm
+  PACKAGE_TARGETS=x86_64-unknown-linux-musl package
+  install -m 755 target/x86_64-unknown-linux-musl/release/hipporag target/release/hipporag
   musique_index
   node --test tests/js/
   # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
@@ -528,9 +533,6 @@ run_tests() {
   # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
   musique_minilm_index
   build_site
-  # The packages, linux-x64 only (arm64 would build every crate once more), for the install
-  # test (tests/e2e/install.test.mjs).
-  PACKAGE_TARGETS=x86_64-unknown-linux-musl package
   node --test tests/e2e/
 }
 
