@@ -63,9 +63,16 @@ impl Language {
     /// (`zh-Hans-CN` → Chinese, `ru-RU` → Russian, `EN` → English). `None` for a language
     /// without support.
     pub fn from_tag(tag: &str) -> Option<Language> {
-        let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
+        let primary = primary_subtag(tag);
         Language::ALL.into_iter().find(|l| l.code() == primary)
     }
+}
+
+/// The primary subtag of a BCP 47 tag, lowercased: `de-CH` → `de`, `zh_Hans` → `zh`, `""` →
+/// `""`.
+pub fn primary_subtag(tag: &str) -> String {
+    let primary = tag.trim().split(['-', '_']).next().unwrap_or("");
+    primary.to_ascii_lowercase()
 }
 
 /// True for a Han (CJK unified ideograph) character, or a Japanese kana: scripts written

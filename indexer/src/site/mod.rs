@@ -190,7 +190,7 @@ pub struct SiteReport {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PageLanguage {
-    /// The primary subtag, lowercased ([`read::primary_subtag`]); `""` for pages without a
+    /// The primary subtag, lowercased ([`hipporag_wasm::text::primary_subtag`]); `""` for pages without a
     /// `<html lang>`, Markdown pages among them.
     pub tag: String,
     /// Pages indexed with it.

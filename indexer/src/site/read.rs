@@ -423,7 +423,11 @@ fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> R
     };
     page_problems(rel, &page, &mut out.problems);
     out.marked_body = page.marked_body;
-    out.lang = page.lang.as_deref().map(primary_subtag).unwrap_or_default();
+    out.lang = page
+        .lang
+        .as_deref()
+        .map(hipporag_wasm::text::primary_subtag)
+        .unwrap_or_default();
     out.unlisted = page
         .unlisted
         .filter(|&u| !(include_noindex && u == html::Unlisted::Noindex));
@@ -431,12 +435,6 @@ fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> R
         out.passages = page_passages(&page, &url, default);
     }
     out
-}
-
-/// The primary subtag of a BCP 47 tag, lowercased: `de-CH` → `de`, `zh_Hans` → `zh`.
-pub fn primary_subtag(tag: &str) -> String {
-    let primary = tag.trim().split(['-', '_']).next().unwrap_or("");
-    primary.to_ascii_lowercase()
 }
 
 /// [`read_page`], and a panic in it a problem of the page (html5ever and pulldown-cmark read
@@ -568,7 +566,7 @@ pub struct SitePages {
     pub failed: usize,
     /// Pages left out or read in part, and why, by path.
     pub problems: Vec<PageProblem>,
-    /// Pages indexed by the primary subtag of their `<html lang>` ([`primary_subtag`]; `""`
+    /// Pages indexed by the primary subtag of their `<html lang>` ([`hipporag_wasm::text::primary_subtag`]; `""`
     /// for none, Markdown pages among them).
     pub languages: std::collections::BTreeMap<String, usize>,
     /// The passages of the other pages, in path order.
