@@ -7,8 +7,16 @@
 // std, core, alloc, the Book, the Reference and more, 32,101 pages) with the 20 questions of
 // bench/rustdoc_questions.json. The rust-doc copy is kept between runs (out/bench/rustdoc), so
 // that `hipporag site` reuses its caches there: a first build encodes 400,000 texts.
+// The multilingual sets of ../shared/data/multilingual/ (issue #50), each a site of one page per
+// paragraph made by corpus_site.py with its language in `<html lang>`, like musique: `xquad_de`,
+// `xquad_ar`, `xquad_th`, `xquad_ru`, `xquad_zh` (XQuAD, 240 pages, 1,190 questions each) and
+// `jsquad` (JSQuAD valid in Japanese, 1,145 pages, every 4th of its 4,442 questions: 1,111).
+// Their sets carry no split: questions at even positions (after jsquad's thinning) are `dev`,
+// odd ones `test`. bench/languages.sh puts them beside BM25 on the same passages.
 //
-//   node bench/docs.mjs [--site pydocs|musique|rustdoc] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//   node bench/docs.mjs [--site pydocs|musique|rustdoc|xquad_de|xquad_ar|xquad_th|xquad_ru|xquad_zh|jsquad] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//
+// HIPPORAG names the binary (default target/release/hipporag).
 //
 // `--variant` asks the questions as a reader half-types them (cut after 3 letters of their
 // longest word) or misspells them (one edit in it), made by ../shared/tools/query_variants.py
@@ -26,7 +34,8 @@
 // search (gzip -9 of every file of the engine's directory the page fetched; Pagefind's files
 // and hipporag's pieces are gzipped already), the bytes each later
 // query fetched that earlier ones had not (on one page, after init and a first query), and the
-// whole output. Writes the JSON (default out/bench/docs.json) and prints a table.
+// whole output. With both splits, the scores also over `all` the questions. Writes the JSON
+// (default out/bench/docs.json) and prints a table.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -49,20 +58,49 @@ const COLD = Number(opt("--cold", "15"));
 const DOCS = process.env.PYTHON_DOCS ?? "/usr/share/doc/python3.11/html";
 const RUST_DOCS = process.env.RUST_DOCS ?? "/usr/share/doc/rust-doc/html";
 const DATA = process.env.HIPPORAG_DATA ?? join(root, "..", "shared", "data");
+const BIN = process.env.HIPPORAG ?? join(root, "target", "release", "hipporag");
 const EXCLUDED = [/^genindex.*\.html$/, /^contents\.html$/, /^py-modindex\.html$/];
 const K = [1, 5, 10];
 
-/** musique_train as a site in `dir` (corpus_site.py writes `dir/site/` and `dir/questions.json`). */
-function musiqueSite(dir) {
+/**
+ * A question set in MuSiQue's format and its corpus as a site in `dir` (corpus_site.py writes
+ * `dir/site/` and `dir/questions.json`, its pages in `lang`). With `every` > 1 only every
+ * `every`-th question is kept; with `split`, questions at even positions (of those kept) become
+ * `dev` and odd ones `test` (corpus_site.py makes them all `test`).
+ */
+function corpusSite(dir, questions, corpus, lang = "en", { every = 1, split = false } = {}) {
   rmSync(dir, { recursive: true, force: true });
+  execFileSync("python3", [join(DATA, "..", "tools", "corpus_site.py"), questions, corpus, dir, lang], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (every === 1 && !split) return;
+  const path = join(dir, "questions.json");
+  const qs = JSON.parse(readFileSync(path, "utf8"))
+    .filter((_, i) => i % every === 0)
+    .map((q, i) => (split ? { ...q, split: i % 2 === 0 ? "dev" : "test" } : q));
+  writeFileSync(path, JSON.stringify(qs) + "\n");
+}
+
+/** musique_train as a site in `dir`. */
+function musiqueSite(dir) {
   const m = join(DATA, "musique_train");
-  execFileSync(
-    "python3",
-    [join(DATA, "..", "tools", "corpus_site.py"), join(m, "musique_train.json"), join(m, "musique_train_corpus.json"), dir],
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  corpusSite(dir, join(m, "musique_train.json"), join(m, "musique_train_corpus.json"));
+}
+
+/**
+ * SITES' entry of a set of ../shared/data/multilingual/ (`name`.json, `name`_corpus.json): a
+ * site of its passages in `lang` under out/bench/`site`/ as musique's, its questions split by parity.
+ */
+function multilingual(site, name, lang, every = 1) {
+  const dir = join(root, "out", "bench", site);
+  const m = join(DATA, "multilingual");
+  return {
+    dir: join(dir, "site"),
+    prepare: () => corpusSite(dir, join(m, `${name}.json`), join(m, `${name}_corpus.json`), lang, { every, split: true }),
+    questions: () => join(dir, "questions.json"),
+    hipporag: ["--exclude", "index.html"],
+    pagefind: ["--glob", "wiki/*.html"],
+  };
 }
 
 /** Each site: where it is built, its questions, and each engine's arguments. */
@@ -88,6 +126,12 @@ const SITES = {
     hipporag: ["--exclude", "index.html"],
     pagefind: ["--glob", "wiki/*.html"],
   },
+  xquad_de: multilingual("xquad_de", "xquad_de", "de"),
+  xquad_ar: multilingual("xquad_ar", "xquad_ar", "ar"),
+  xquad_th: multilingual("xquad_th", "xquad_th", "th"),
+  xquad_ru: multilingual("xquad_ru", "xquad_ru", "ru"),
+  xquad_zh: multilingual("xquad_zh", "xquad_zh", "zh"),
+  jsquad: multilingual("jsquad", "jsquad_valid", "ja", 4),
 };
 const site = SITES[SITE];
 if (!site) throw new Error(`--site ${SITE}: expected one of ${Object.keys(SITES).join(", ")}`);
@@ -146,8 +190,9 @@ function scores(ranked, gold) {
 
 function summarise(runs) {
   const out = {};
-  for (const split of ["dev", "test"]) {
-    const rs = runs.filter((r) => r.split === split);
+  const both = new Set(runs.map((r) => r.split)).size > 1;
+  for (const split of ["dev", "test", ...(both ? ["all"] : [])]) {
+    const rs = split === "all" ? runs : runs.filter((r) => r.split === split);
     if (rs.length === 0) continue;
     const row = { queries: rs.length };
     for (const key of Object.keys(rs[0].scores)) row[key] = +(rs.reduce((s, r) => s + r.scores[key], 0) / rs.length).toFixed(3);
@@ -279,7 +324,7 @@ async function run(browser, origin, siteDir, name, colds) {
 
 const siteDir = site.dir;
 const t0 = performance.now();
-execFileSync(join(root, "target", "release", "hipporag"), ["site", siteDir, ...site.hipporag], {
+execFileSync(BIN, ["site", siteDir, ...site.hipporag], {
   stdio: "inherit",
   env: { ...process.env, RUST_LOG: "warn" },
 });
@@ -334,7 +379,7 @@ writeFileSync(OUT, JSON.stringify(report, null, 2) + "\n");
 writeFileSync(OUT.replace(/\.json$/, ".runs.json"), JSON.stringify(results.map((r) => ({ engine: r.engine, runs: r.runs }))) + "\n");
 const cols = ["hit@1", "hit@5", "hit@10", "recall@5", "recall@10"];
 console.log(`${SITE} (${siteDir}): ${queries.length} queries; Pagefind ${pagefindVersion}`);
-for (const split of ["dev", "test"]) {
+for (const split of ["dev", "test", "all"]) {
   if (!results[0][split]) continue;
   console.log(`\n${split} (${results[0][split].queries} queries)\nengine     ${cols.map((c) => c.padStart(9)).join(" ")}`);
   for (const r of results) console.log(`${r.engine.padEnd(10)} ${cols.map((c) => r[split][c].toFixed(3).padStart(9)).join(" ")}`);
