@@ -59,8 +59,9 @@ pub(crate) struct IndexArgs {
     #[arg(long)]
     pub(crate) fact_vectors: bool,
     /// The corpus language: `auto` (each passage identified by whatlang, the majority wins),
-    /// or a tag whose language is `en`, `ru` or `zh` (`zh-CN`, `ru-RU`, …). It picks BM25's
-    /// terms and the rule extractor's rules, and the index records it for the query side.
+    /// or a BCP 47 tag (`zh-CN`, `de`, `ja`, …; a language without an analysis of its own is
+    /// read with the generic one, docs/languages.md). It picks BM25's terms and the rule
+    /// extractor's rules, and the index records it for the query side.
     #[arg(long, default_value = "auto")]
     pub(crate) lang: String,
 }
@@ -71,9 +72,9 @@ pub(crate) fn corpus_language(
     passages: &[hipporag_wasm::index::Passage],
 ) -> Result<Language> {
     if lang != "auto" {
-        return Language::from_tag(lang).ok_or_else(|| {
+        return Language::read_tag(lang).ok_or_else(|| {
             hipporag_indexer::Error::InvalidRequest(format!(
-                "--lang {lang}: expected auto or a tag of en, ru or zh"
+                "--lang {lang}: expected auto or a BCP 47 language tag (en, de-CH, ja, …)"
             ))
         });
     }

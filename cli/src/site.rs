@@ -38,8 +38,9 @@ pub(crate) struct SiteArgs {
     /// Synonymy threshold τ on cosine.
     #[arg(long, default_value_t = 0.8)]
     pub(crate) synonymy_threshold: f32,
-    /// The language of pages without a supported `<html lang>` (and of Markdown pages): a tag
-    /// of en, ru or zh. Each language gets its own index; a page searches its own language's.
+    /// The language of pages without an `<html lang>` (Markdown pages among them): a BCP 47
+    /// tag. Each language gets its own index; a page searches its own language's
+    /// (docs/languages.md lists each language's analysis).
     #[arg(long, default_value = "en")]
     pub(crate) lang: String,
     /// Print the build report as JSON.
@@ -201,10 +202,15 @@ fn warn_problems(problems: &[hipporag_indexer::site::PageProblem]) {
 fn warn_languages(languages: &[hipporag_indexer::site::PageLanguage]) {
     for l in languages.iter().filter(|l| !l.own) {
         log::warn!(
-            "{} pages have <html lang> `{}`, which has no analysis of its own yet: they are read with the `{}` analysis (--lang)",
+            "{} pages have <html lang> `{}`, which has no analysis of its own: they are read with the `{}` analysis{}",
             l.pages,
             l.tag,
-            l.analysis
+            l.analysis,
+            if l.analysis == Language::Other.code() {
+                " (generic: Unicode words, lowercased, no stemmer, no stopwords)"
+            } else {
+                " (--lang)"
+            }
         );
     }
 }
@@ -227,9 +233,9 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         ui: ui_assets(&a),
         build: BuildOptions {
             synonymy_threshold: a.synonymy_threshold,
-            language: Language::from_tag(&a.lang).ok_or_else(|| {
+            language: Language::read_tag(&a.lang).ok_or_else(|| {
                 hipporag_indexer::Error::InvalidRequest(format!(
-                    "--lang {}: expected a tag of en, ru or zh",
+                    "--lang {}: expected a BCP 47 language tag (en, de-CH, ja, …)",
                     a.lang
                 ))
             })?,

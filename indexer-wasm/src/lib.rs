@@ -62,13 +62,13 @@ impl Default for IndexOptions {
 /// `opts.language` as a language, `None` for `auto`.
 ///
 /// # Errors
-/// [`hipporag_indexer::Error::InvalidRequest`] for a tag that is none of en, ru, zh.
+/// [`hipporag_indexer::Error::InvalidRequest`] for a malformed tag ([`Language::read_tag`]).
 fn language_option(opts: &IndexOptions) -> hipporag_indexer::Result<Option<Language>> {
     match opts.language.as_str() {
         "auto" => Ok(None),
-        tag => Language::from_tag(tag).map(Some).ok_or_else(|| {
+        tag => Language::read_tag(tag).map(Some).ok_or_else(|| {
             hipporag_indexer::Error::InvalidRequest(format!(
-                "options.language {tag:?}: expected \"auto\" or a tag of en, ru or zh"
+                "options.language {tag:?}: expected \"auto\" or a BCP 47 language tag"
             ))
         }),
     }
@@ -299,7 +299,8 @@ mod bindings {
         segments_chinese()
     }
 
-    /// `detectLanguage(passages)`: `"en"`, `"ru"` or `"zh"`, the language `buildIndex` picks
+    /// `detectLanguage(passages)`: the language `buildIndex` picks (`"en"`, `"de"`, `"ja"`, …,
+    /// `"und"` for the generic analysis; [`Language::code`])
     /// for `language: "auto"` (the majority of whatlang's answers per passage).
     #[wasm_bindgen(js_name = detectLanguage)]
     pub fn detect_language_js(passages: js_sys::Array) -> Result<String, JsValue> {
@@ -310,7 +311,7 @@ mod bindings {
 
     /// `extractOpenie(passages, language, progress?)`: the rule extractor's OpenIE documents,
     /// one per passage in order, in HippoRAG's shape (`{passage, extracted_entities,
-    /// extracted_triples}`), read in `language` (`"en"`, `"ru"`, `"zh"`) with these passages'
+    /// extracted_triples}`), read in `language` (a BCP 47 tag) with these passages'
     /// own corpus statistics. Progress: stage `OpenIE`. Throws a `request` error for a bad
     /// passage or language.
     #[wasm_bindgen(js_name = extractOpenie)]
@@ -320,9 +321,9 @@ mod bindings {
         progress: Option<js_sys::Function>,
     ) -> Result<JsValue, JsValue> {
         let ps = read_passages(&passages)?;
-        let language = Language::from_tag(&language).ok_or_else(|| {
+        let language = Language::read_tag(&language).ok_or_else(|| {
             js_error(
-                &format!("language {language:?}: expected a tag of en, ru or zh"),
+                &format!("language {language:?}: expected a BCP 47 language tag"),
                 "request",
             )
         })?;

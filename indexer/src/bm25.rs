@@ -17,15 +17,27 @@ use hipporag_wasm::text::{Language, terms};
 pub const TITLE_WEIGHT: usize = 3;
 
 /// `language`'s stopwords (NLTK's list, the `stop-words` crate, and for Russian its question
-/// words), lowercased: left out of the BM25 terms (as stems) and of the static embeddings'
+/// words; none for Japanese, Thai, Lao, Khmer, Burmese and `und`), lowercased: left out of the BM25 terms (as stems) and of the static embeddings'
 /// vocabulary, and stored in a Russian or Chinese index for the query side
 /// ([`hipporag_wasm::index::BuildInfo::query_stopwords`]).
 pub fn stopwords(language: Language) -> HashSet<String> {
     let extra: &[&str] = match language {
         Language::Russian => RUSSIAN_QUESTION_WORDS,
-        Language::English | Language::Chinese => &[],
+        _ => &[],
     };
-    stop_words::get(language.code())
+    // Japanese and the Southeast Asian scripts are cut into units and pairs: a list of words
+    // would take single characters out of the dictionary; NLTK has no list for them, or for
+    // `und`.
+    let list = match language {
+        Language::Japanese
+        | Language::Thai
+        | Language::Lao
+        | Language::Khmer
+        | Language::Burmese
+        | Language::Other => None,
+        l => stop_words::lookup(l.code()),
+    };
+    list.unwrap_or_default()
         .iter()
         .chain(extra)
         .map(|w| w.to_lowercase())

@@ -505,6 +505,11 @@ fn a_lean_site_writes_the_full_builds_pieces_with_its_phrase_graph() {
         files.keys()
     );
     assert!(!files.contains_key("hipporag_wasm_bg.wasm"));
+    // An English site gets the small search module.
+    assert_eq!(
+        files["hipporag_pieces_wasm_bg.wasm"],
+        b"stand-in for hipporag_pieces_wasm_bg.wasm"
+    );
     // The entry names the mode only: every weight is the Rust default.
     let entry: serde_json::Value =
         serde_json::from_slice(&files[hipporag_indexer::site::ENTRY_FILE]).unwrap();
@@ -514,16 +519,19 @@ fn a_lean_site_writes_the_full_builds_pieces_with_its_phrase_graph() {
     assert_eq!(typed.pieces, l.pieces_meta);
 }
 
-/// Pages whose `<html lang>` has no analysis of its own are counted and said to be read with
-/// the default's: XQuAD's German and Thai passages as pages, beside the English site.
+/// Each `<html lang>` is counted with the analysis its pages were read with: XQuAD's German
+/// and Thai passages as pages read as German and Thai, beside the English site; a tag without
+/// an analysis of its own (Belarusian, `be`, on XQuAD's Russian passages) gets the generic one
+/// (`und`) and is marked as not its own, which the CLI warns about.
 #[test]
-fn languages_without_analysis_are_reported_with_their_pages() {
+fn each_pages_language_is_reported_with_its_analysis() {
     let tmp = tempfile::tempdir().unwrap();
     write_site(tmp.path());
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/multilingual");
     for (lang, file, pages) in [
         ("de-DE", "xquad_de_corpus.json", 3),
         ("th", "xquad_th_corpus.json", 2),
+        ("be", "xquad_ru_corpus.json", 1),
     ] {
         let corpus = hipporag_indexer::corpus::read_corpus(&data.join(file)).unwrap();
         for (i, p) in corpus.iter().take(pages).enumerate() {
@@ -548,8 +556,19 @@ fn languages_without_analysis_are_reported_with_their_pages() {
         seen,
         [
             ("", PAGES.len(), "en", true),
-            ("de", 3, "en", false),
-            ("th", 2, "en", false),
+            ("de", 3, "de", true),
+            ("th", 2, "th", true),
+            ("be", 1, "und", false),
         ]
     );
+    // One index per analysis, the largest first.
+    let langs: Vec<&str> = r.languages.iter().map(|l| l.lang.as_str()).collect();
+    assert_eq!(langs, ["en", "de", "th", "und"]);
+    // German needs a stemmer the small search module lacks: the site is served the module
+    // with every Snowball stemmer, under the small one's names.
+    let files = output(tmp.path());
+    for (small, full) in hipporag_indexer::site::SNOWBALL_PIECES_FILES {
+        assert_eq!(files[*small], format!("stand-in for {full}").into_bytes());
+        assert!(!files.contains_key(*full));
+    }
 }

@@ -121,9 +121,19 @@ impl Pieces {
     /// does not have one entry per passage, page ids are not dense, term ranges are
     /// not sorted (or the first is not ""), the centroids do not fit the dimension, nprobe is
     /// outside 1..=C, an IVF cluster is in no cluster piece or in two (or a piece's clusters are
-    /// not ascending), or a passage's fragment piece is missing.
+    /// not ascending), or a passage's fragment piece is missing; naming `meta.language` when
+    /// this build cannot analyse the index's language ([`Language::analysed_here`]).
     pub fn from_meta(bytes: &[u8]) -> Result<Self> {
         let meta: MetaPiece = decode_piece(tag::META, "meta", bytes)?;
+        if !meta.language.analysed_here() {
+            return Err(invalid(
+                "meta.language",
+                format!(
+                    "`{}`: this search module was built without that language's stemmer; `hipporag site` serves the module with every Snowball stemmer (the pieces-wasm crate's `snowball` feature) to a site in it",
+                    meta.language.code()
+                ),
+            ));
+        }
         let n = meta.passages as usize;
         if meta.pages.len() != n {
             return Err(invalid(

@@ -26,8 +26,21 @@ use unicode_segmentation::UnicodeSegmentation;
 
 /// The language of an index's text: it picks the stemmer, how words are cut and which
 /// stopwords the indexer leaves out. Recorded in the index ([`crate::index::BuildInfo`]), so
-/// the query side analyses a question as the passages were analysed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// the query side analyses a question as the passages were analysed. New languages are added
+/// at the end: the index stores a language by its position in [`Language::ALL`].
+///
+/// Four kinds of analysis (module docs):
+/// * stemmed: Snowball's stemmer of the language (`rust-stemmers`); for a language with a
+///   script of its own (Russian, Arabic, Greek, Tamil) on the words of that script, with the
+///   English one on Latin words;
+/// * Chinese: Han characters and their pairs;
+/// * the languages written without spaces between words (Japanese, Thai, Lao, Khmer, Burmese):
+///   each run of their script cut into the units UAX #29 gives (grapheme clusters, a Katakana
+///   word) and their pairs; Latin words as in English;
+/// * [`Language::Other`], any other language: UAX #29 words, lowercased, no stemmer.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     /// English: Snowball's English (Porter 2) stemmer on every word.
@@ -39,32 +52,237 @@ pub enum Language {
     /// (Lucene's CJK bigrams, with the single characters kept: no dictionary on either side);
     /// other words as in English.
     Chinese,
+    /// Arabic: Snowball's Arabic stemmer on Arabic words (it drops tatweel and harakat and
+    /// unifies the alef and hamza forms), the English one on Latin words.
+    Arabic,
+    /// Danish: Snowball's Danish stemmer on every word.
+    Danish,
+    /// Dutch: Snowball's Dutch stemmer on every word.
+    Dutch,
+    /// Finnish: Snowball's Finnish stemmer on every word.
+    Finnish,
+    /// French: Snowball's French stemmer on every word.
+    French,
+    /// German: Snowball's German stemmer on every word (it folds umlauts and ß).
+    German,
+    /// Greek: Snowball's Greek stemmer on Greek words, the English one on Latin words.
+    Greek,
+    /// Hungarian: Snowball's Hungarian stemmer on every word.
+    Hungarian,
+    /// Italian: Snowball's Italian stemmer on every word.
+    Italian,
+    /// Norwegian (`no`, `nb`, `nn`): Snowball's Norwegian stemmer on every word.
+    Norwegian,
+    /// Portuguese: Snowball's Portuguese stemmer on every word.
+    Portuguese,
+    /// Romanian: Snowball's Romanian stemmer on every word.
+    Romanian,
+    /// Spanish: Snowball's Spanish stemmer on every word.
+    Spanish,
+    /// Swedish: Snowball's Swedish stemmer on every word.
+    Swedish,
+    /// Tamil: Snowball's Tamil stemmer on Tamil words, the English one on Latin words.
+    Tamil,
+    /// Turkish: Snowball's Turkish stemmer on every word.
+    Turkish,
+    /// Japanese: runs of kana and Han cut into UAX #29's units (a character; a Katakana word)
+    /// and their pairs.
+    Japanese,
+    /// Thai: runs of Thai cut into grapheme clusters and their pairs.
+    Thai,
+    /// Lao: as Thai.
+    Lao,
+    /// Khmer: as Thai.
+    Khmer,
+    /// Burmese (`my`): as Thai.
+    Burmese,
+    /// Any other language: UAX #29 words, lowercased, unstemmed. A build that reads pages
+    /// with it says so (`hipporag site`'s report and warnings).
+    Other,
+}
+
+/// How [`terms`] reads the words of a [`Language`].
+#[derive(Clone, Copy)]
+enum Reading {
+    /// Every word stemmed by the language's stemmer.
+    Stemmed(Algorithm),
+    /// Words of the language's script stemmed by its stemmer, Latin ones by English's.
+    OwnScript(Algorithm, fn(char) -> bool),
+    /// Runs of single units of the script (`unit`) cut into units and pairs; Latin words by
+    /// English's stemmer.
+    Pairs(fn(&str) -> bool),
+    /// Unstemmed words.
+    Plain,
 }
 
 impl Language {
     /// Every supported language, in the order of their stored tags.
-    pub const ALL: [Language; 3] = [Language::English, Language::Russian, Language::Chinese];
+    pub const ALL: [Language; 25] = [
+        Language::English,
+        Language::Russian,
+        Language::Chinese,
+        Language::Arabic,
+        Language::Danish,
+        Language::Dutch,
+        Language::Finnish,
+        Language::French,
+        Language::German,
+        Language::Greek,
+        Language::Hungarian,
+        Language::Italian,
+        Language::Norwegian,
+        Language::Portuguese,
+        Language::Romanian,
+        Language::Spanish,
+        Language::Swedish,
+        Language::Tamil,
+        Language::Turkish,
+        Language::Japanese,
+        Language::Thai,
+        Language::Lao,
+        Language::Khmer,
+        Language::Burmese,
+        Language::Other,
+    ];
 
     /// The language's position in [`Language::ALL`].
     pub const fn ordinal(self) -> usize {
         self as usize
     }
 
-    /// The ISO 639-1 code: `en`, `ru`, `zh`.
+    /// The ISO 639-1 code (`en`, `ru`, `zh`, `de`, `ja`, …); `und` (BCP 47's "undetermined")
+    /// for [`Language::Other`].
     pub fn code(self) -> &'static str {
         match self {
             Language::English => "en",
             Language::Russian => "ru",
             Language::Chinese => "zh",
+            Language::Arabic => "ar",
+            Language::Danish => "da",
+            Language::Dutch => "nl",
+            Language::Finnish => "fi",
+            Language::French => "fr",
+            Language::German => "de",
+            Language::Greek => "el",
+            Language::Hungarian => "hu",
+            Language::Italian => "it",
+            Language::Norwegian => "no",
+            Language::Portuguese => "pt",
+            Language::Romanian => "ro",
+            Language::Spanish => "es",
+            Language::Swedish => "sv",
+            Language::Tamil => "ta",
+            Language::Turkish => "tr",
+            Language::Japanese => "ja",
+            Language::Thai => "th",
+            Language::Lao => "lo",
+            Language::Khmer => "km",
+            Language::Burmese => "my",
+            Language::Other => "und",
         }
     }
 
     /// The language of a BCP 47 tag (`<html lang>`, `--lang`): its primary subtag, any case
-    /// (`zh-Hans-CN` → Chinese, `ru-RU` → Russian, `EN` → English). `None` for a language
-    /// without support.
+    /// (`zh-Hans-CN` → Chinese, `ru-RU` → Russian, `EN` → English, `nb` → Norwegian). `None`
+    /// for a language without an analysis of its own (`pl`, `und`, `""`): the caller picks
+    /// [`Language::Other`] or a default.
     pub fn from_tag(tag: &str) -> Option<Language> {
         let primary = primary_subtag(tag);
+        let primary = match primary.as_str() {
+            "nb" | "nn" => "no",
+            "und" => return None,
+            p => p,
+        };
         Language::ALL.into_iter().find(|l| l.code() == primary)
+    }
+
+    /// The analysis a page or corpus tagged `tag` is read with: the tag's own language, or
+    /// [`Language::Other`] for a well-formed tag without one (`pl`, `sr-Latn`, `und`). `None`
+    /// when the primary subtag is not 2–8 ASCII letters (`""`, `en!`): no language was named.
+    pub fn read_tag(tag: &str) -> Option<Language> {
+        let primary = primary_subtag(tag);
+        let well_formed =
+            (2..=8).contains(&primary.len()) && primary.bytes().all(|b| b.is_ascii_alphabetic());
+        Language::from_tag(tag).or(well_formed.then_some(Language::Other))
+    }
+
+    /// How [`terms`] reads this language's words.
+    fn reading(self) -> Reading {
+        use Algorithm as A;
+        match self {
+            Language::English => Reading::Stemmed(A::English),
+            Language::Russian => Reading::OwnScript(A::Russian, is_cyrillic),
+            Language::Chinese => Reading::Pairs(is_han_unit),
+            Language::Arabic => Reading::OwnScript(A::Arabic, is_arabic),
+            Language::Danish => Reading::Stemmed(A::Danish),
+            Language::Dutch => Reading::Stemmed(A::Dutch),
+            Language::Finnish => Reading::Stemmed(A::Finnish),
+            Language::French => Reading::Stemmed(A::French),
+            Language::German => Reading::Stemmed(A::German),
+            Language::Greek => Reading::OwnScript(A::Greek, is_greek),
+            Language::Hungarian => Reading::Stemmed(A::Hungarian),
+            Language::Italian => Reading::Stemmed(A::Italian),
+            Language::Norwegian => Reading::Stemmed(A::Norwegian),
+            Language::Portuguese => Reading::Stemmed(A::Portuguese),
+            Language::Romanian => Reading::Stemmed(A::Romanian),
+            Language::Spanish => Reading::Stemmed(A::Spanish),
+            Language::Swedish => Reading::Stemmed(A::Swedish),
+            Language::Tamil => Reading::OwnScript(A::Tamil, is_tamil),
+            Language::Turkish => Reading::Stemmed(A::Turkish),
+            Language::Japanese => Reading::Pairs(is_japanese_unit),
+            Language::Thai => {
+                Reading::Pairs(|w| w.chars().all(|c| matches!(c, '\u{0E00}'..='\u{0E7F}')))
+            }
+            Language::Lao => {
+                Reading::Pairs(|w| w.chars().all(|c| matches!(c, '\u{0E80}'..='\u{0EFF}')))
+            }
+            Language::Khmer => Reading::Pairs(|w| {
+                w.chars()
+                    .all(|c| matches!(c, '\u{1780}'..='\u{17FF}' | '\u{19E0}'..='\u{19FF}'))
+            }),
+            Language::Burmese => Reading::Pairs(|w| {
+                w.chars().all(|c| matches!(c, '\u{1000}'..='\u{109F}' | '\u{AA60}'..='\u{AA7F}' | '\u{A9E0}'..='\u{A9FF}'))
+            }),
+            Language::Other => Reading::Plain,
+        }
+    }
+
+    /// Whether this build of the crate holds the language's stemmer. Without the `snowball`
+    /// feature (the small search module of an English, Russian or CJK site) only English's
+    /// and Russian's are compiled in, and a reader of an index in another stemmed language
+    /// must refuse it rather than read its questions otherwise than its passages were read.
+    pub fn analysed_here(self) -> bool {
+        cfg!(feature = "snowball") || !self.snowball_only()
+    }
+
+    /// Whether the language's stemmer is one that only the `snowball` feature compiles in:
+    /// every stemmed language but English and Russian. A site with such a language is served
+    /// the search module built with it.
+    pub fn snowball_only(self) -> bool {
+        match self.reading() {
+            Reading::Stemmed(a) | Reading::OwnScript(a, _) => {
+                !matches!(a, Algorithm::English | Algorithm::Russian)
+            }
+            Reading::Pairs(_) | Reading::Plain => false,
+        }
+    }
+}
+
+/// A stemmer of `algorithm`. Without the `snowball` feature only English and Russian are
+/// named, with constant arguments, so that the linker leaves the other sixteen algorithms out
+/// of a search module ([`Language::analysed_here`] says which; the others get none).
+fn stemmer(algorithm: Algorithm) -> Option<Stemmer> {
+    #[cfg(feature = "snowball")]
+    {
+        Some(Stemmer::create(algorithm))
+    }
+    #[cfg(not(feature = "snowball"))]
+    {
+        match algorithm {
+            Algorithm::English => Some(Stemmer::create(Algorithm::English)),
+            Algorithm::Russian => Some(Stemmer::create(Algorithm::Russian)),
+            _ => None,
+        }
     }
 }
 
@@ -85,6 +303,34 @@ pub fn is_cjk(c: char) -> bool {
         | 0x4E00..=0x9FFF    // CJK Unified Ideographs
         | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
         | 0x20000..=0x2FA1F) // Extensions B–F, Compatibility Supplement
+}
+
+/// A Chinese unit: one Han character (UAX #29 makes each its own word).
+fn is_han_unit(w: &str) -> bool {
+    let mut cs = w.chars();
+    matches!((cs.next(), cs.next()), (Some(c), None) if is_cjk(c))
+}
+
+/// A Japanese unit: a word of kana and Han only (UAX #29 gives one per Han character or
+/// Hiragana, one per run of Katakana), halfwidth Katakana included.
+fn is_japanese_unit(w: &str) -> bool {
+    w.chars()
+        .all(|c| is_cjk(c) || matches!(c, '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}'))
+}
+
+/// True for an Arabic letter or mark (Arabic, its supplements and presentation forms).
+fn is_arabic(c: char) -> bool {
+    matches!(c as u32, 0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF)
+}
+
+/// True for a Greek letter (Greek and Coptic, Greek Extended).
+fn is_greek(c: char) -> bool {
+    matches!(c as u32, 0x0370..=0x03FF | 0x1F00..=0x1FFF)
+}
+
+/// True for a Tamil letter or mark.
+fn is_tamil(c: char) -> bool {
+    matches!(c as u32, 0x0B80..=0x0BFF)
 }
 
 /// True for a Cyrillic letter.
@@ -111,34 +357,46 @@ fn is_identifier_separator(c: char) -> bool {
 /// assert_eq!(terms("北京大学", Language::Chinese), ["北", "北京", "京", "京大", "大", "大学", "学"]);
 /// ```
 pub fn terms(text: &str, language: Language) -> Vec<String> {
-    let english = Stemmer::create(Algorithm::English);
-    let own = match language {
-        Language::Russian => Some(Stemmer::create(Algorithm::Russian)),
-        Language::English | Language::Chinese => None,
+    let reading = language.reading();
+    let (own, own_script) = match reading {
+        Reading::Stemmed(a) => (stemmer(a), None),
+        Reading::OwnScript(a, script) => (stemmer(a), Some(script)),
+        Reading::Pairs(_) => (None, None),
+        Reading::Plain => (None, None),
+    };
+    // Latin words of a language with a script of its own are read as English.
+    let english = match reading {
+        Reading::OwnScript(..) | Reading::Pairs(_) => stemmer(Algorithm::English),
+        Reading::Stemmed(_) | Reading::Plain => None,
     };
     let stem = |w: &str| -> String {
-        match &own {
-            Some(s) if w.chars().any(is_cyrillic) => s.stem(w).into_owned(),
-            _ => english.stem(w).into_owned(),
+        let by = match own_script {
+            Some(script) if !w.chars().any(script) => english.as_ref(),
+            _ => own.as_ref().or(english.as_ref()),
+        };
+        match by {
+            Some(s) => s.stem(w).into_owned(),
+            None => w.to_string(),
         }
     };
+    let unit = match reading {
+        Reading::Pairs(unit) => Some(unit),
+        _ => None,
+    };
     let mut out = Vec::new();
-    // The run of Han characters being read (Chinese), as UAX #29 gives each its own word.
-    let mut run: Vec<(usize, char)> = Vec::new();
+    // The run of units being read (end offset, unit), as UAX #29 gives each its own word.
+    let mut run: Vec<(usize, &str)> = Vec::new();
     for (offset, word) in text.unicode_word_indices() {
-        if language == Language::Chinese {
-            let mut cs = word.chars();
-            if let (Some(c), None) = (cs.next(), cs.next()) {
-                if is_cjk(c) {
-                    if run.last().is_some_and(|&(end, _)| end != offset) {
-                        cjk_terms(&run, &mut out);
-                        run.clear();
-                    }
-                    run.push((offset + word.len(), c));
-                    continue;
+        if let Some(unit) = unit {
+            if unit(word) {
+                if run.last().is_some_and(|&(end, _)| end != offset) {
+                    unit_terms(&run, &mut out);
+                    run.clear();
                 }
+                run.push((offset + word.len(), word));
+                continue;
             }
-            cjk_terms(&run, &mut out);
+            unit_terms(&run, &mut out);
             run.clear();
         }
         let word = without_controls(word.to_lowercase());
@@ -153,7 +411,7 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             out.push(stem(p));
         }
     }
-    cjk_terms(&run, &mut out);
+    unit_terms(&run, &mut out);
     out
 }
 
@@ -217,12 +475,14 @@ fn compose_cyrillic(t: &str) -> String {
     out
 }
 
-/// The terms of one run of adjacent Han characters: each character, then the pair it starts.
-fn cjk_terms(run: &[(usize, char)], out: &mut Vec<String>) {
-    for (k, &(_, c)) in run.iter().enumerate() {
-        out.push(c.to_string());
-        if let Some(&(_, d)) = run.get(k + 1) {
-            out.push([c, d].iter().collect());
+/// The terms of one run of adjacent units (Han characters, kana, Thai grapheme clusters):
+/// each unit, then the pair it starts; lowercased (fullwidth Latin inside a run stays as it
+/// is), without control characters.
+fn unit_terms(run: &[(usize, &str)], out: &mut Vec<String>) {
+    for (k, &(_, u)) in run.iter().enumerate() {
+        out.push(without_controls(u.to_lowercase()));
+        if let Some(&(_, v)) = run.get(k + 1) {
+            out.push(without_controls(format!("{u}{v}").to_lowercase()));
         }
     }
 }
@@ -289,6 +549,92 @@ mod tests {
         assert_eq!(
             terms("H\u{1}\u{6df}\u{365}", Language::English),
             ["h", "\u{6df}\u{365}"]
+        );
+    }
+
+    /// Each stemmed language by its own Snowball stemmer; a language with a script of its own
+    /// reads Latin words as English.
+    #[test]
+    fn each_language_is_stemmed_by_its_own_stemmer() {
+        assert_eq!(
+            terms("Häuser und Bäume", Language::German),
+            ["haus", "und", "baum"]
+        );
+        assert_eq!(
+            terms("chantaient chanter", Language::French),
+            terms("chante chantez", Language::French)
+        );
+        // Arabic: the definite article and harakat go; a Latin word is read as English.
+        let ar = terms("الكتابُ libraries", Language::Arabic);
+        assert_eq!(ar[0], terms("كتاب", Language::Arabic)[0]);
+        assert_eq!(ar[1], "librari");
+        // A word in German is not stemmed as English.
+        assert_eq!(terms("running", Language::German), ["running"]);
+    }
+
+    /// Thai, Lao, Khmer, Burmese and Japanese have no spaces between words: each run of their
+    /// script gives its units (UAX #29's grapheme clusters, a Katakana word) and their pairs.
+    #[test]
+    fn scripts_without_spaces_give_units_and_pairs() {
+        // "ภาษาไทย": UAX #29 keeps a consonant with its vowel and tone marks.
+        let th = terms("ภาษาไทย", Language::Thai);
+        assert_eq!(th.first().map(String::as_str), Some("ภ"));
+        assert!(th.contains(&"ไท".to_string()), "{th:?}");
+        assert!(th.iter().all(|t| t.chars().count() <= 4), "{th:?}");
+        assert_eq!(
+            terms("東京タワーへ", Language::Japanese),
+            ["東", "東京", "京", "京タワー", "タワー", "タワーへ", "へ"]
+        );
+        // Latin words in a Japanese page are read as English; a space ends a run.
+        assert_eq!(
+            terms("Python 言語", Language::Japanese),
+            ["python", "言", "言語", "語"]
+        );
+        // Chinese as before: single Han characters and their pairs.
+        assert_eq!(
+            terms("北京 大学", Language::Chinese),
+            ["北", "北京", "京", "大", "大学", "学"]
+        );
+    }
+
+    /// A language without an analysis of its own is read with the generic one: words
+    /// lowercased, unstemmed.
+    #[test]
+    fn other_languages_are_read_plainly() {
+        assert_eq!(
+            terms("Języki programowania", Language::Other),
+            ["języki", "programowania"]
+        );
+        assert_eq!(Language::read_tag("pl-PL"), Some(Language::Other));
+        assert_eq!(Language::read_tag("und"), Some(Language::Other));
+        assert_eq!(Language::read_tag("nb"), Some(Language::Norwegian));
+        assert_eq!(Language::read_tag("de-CH"), Some(Language::German));
+        assert_eq!(Language::read_tag(""), None);
+        assert_eq!(Language::read_tag("e1"), None);
+        assert_eq!(Language::from_tag("pl"), None);
+    }
+
+    /// Every language's code reads back as it, and the stored order never changes: an index
+    /// stores its language by position.
+    #[test]
+    fn codes_and_positions_are_stable() {
+        for (k, l) in Language::ALL.into_iter().enumerate() {
+            assert_eq!(l.ordinal(), k);
+            assert_eq!(Language::read_tag(l.code()), Some(l));
+        }
+        assert_eq!(
+            Language::ALL[..3],
+            [Language::English, Language::Russian, Language::Chinese]
+        );
+        // English, Russian and the scripts without spaces need no Snowball-only stemmer.
+        let small: Vec<&str> = Language::ALL
+            .into_iter()
+            .filter(|l| !l.snowball_only())
+            .map(Language::code)
+            .collect();
+        assert_eq!(
+            small,
+            ["en", "ru", "zh", "ja", "th", "lo", "km", "my", "und"]
         );
     }
 }

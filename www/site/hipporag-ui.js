@@ -15,10 +15,38 @@
 //
 // renders a button there; it, "/" (outside text fields) or Ctrl-K / ⌘K opens a <dialog> with the
 // same search. In both forms ↓/↑ move between the input and the result links, Enter follows a
-// link, Esc closes the dialog and gives focus back to the button. Built on hipporag-site.js
-// (init/search/debouncedSearch) and hipporag-helpers.js (h(), the demo's too).
+// link, Esc closes the dialog and gives focus back to the button. Its strings follow the page's
+// `<html lang>` (hipporag-ui-strings.js, loaded for a page in another language than English;
+// the explanation's terms stay English). Built on hipporag-site.js (init/search/
+// debouncedSearch) and hipporag-helpers.js (h(), the demo's too).
 import { init, debouncedSearch } from "./hipporag-site.js";
 import { h } from "./hipporag-helpers.js";
+
+/** The UI's strings in English, the fallback of every language and every missing string. */
+const EN = {
+  placeholder: "Ask a question about these docs…",
+  search: "Search",
+  why: "Why these results?",
+  unavailable: "Search is unavailable: {error}",
+  failed: "Search failed: {error}",
+  results: "{n} results in {ms} ms, computed in this page.",
+};
+
+/**
+ * The strings of the page's language (its `<html lang>`'s primary subtag; `nb`/`nn` are `no`),
+ * from hipporag-ui-strings.js, which an English page never downloads.
+ */
+async function pageStrings() {
+  let lang = (document.documentElement.lang || "en").trim().toLowerCase().split(/[-_]/)[0];
+  if (lang === "nb" || lang === "nn") lang = "no";
+  if (lang === "en" || !/^[a-z]{2,3}$/.test(lang)) return EN;
+  const { STRINGS } = await import("./hipporag-ui-strings.js");
+  return { ...EN, ...(STRINGS[lang] ?? {}) };
+}
+
+const T = await pageStrings();
+/** `T[key]` with `{name}` filled from `values`. */
+const t = (key, values = {}) => T[key].replace(/\{(\w+)\}/g, (_, k) => String(values[k] ?? ""));
 
 const css = document.createElement("link");
 css.rel = "stylesheet";
@@ -28,10 +56,11 @@ document.head.append(css);
 /** The inline search: input, status, results and explanation, appended to `root`. */
 function panel(root) {
   root.classList.add("hipporag");
+  if (T.dir) root.dir = T.dir;
   const input = h("input", {
     type: "search",
-    placeholder: "Ask a question about these docs…",
-    "aria-label": "Search",
+    placeholder: t("placeholder"),
+    "aria-label": t("search"),
     class: "hipporag-input",
   });
   const status = h("p", { class: "hipporag-status", "aria-live": "polite" });
@@ -39,7 +68,7 @@ function panel(root) {
   const why = h(
     "details",
     { class: "hipporag-why", hidden: "" },
-    h("summary", {}, "Why these results?"),
+    h("summary", {}, t("why")),
     h("div", { class: "hipporag-explain" }),
   );
   root.append(input, status, list, why);
@@ -56,7 +85,7 @@ function panel(root) {
   init().then(
     () => (status.textContent = ""),
     (e) => {
-      status.textContent = `Search is unavailable: ${e.message}`;
+      status.textContent = t("unavailable", { error: e.message });
       root.dataset.state = "error";
     },
   );
@@ -80,7 +109,7 @@ function panel(root) {
       // A piece missing, damaged or of another build (e.kind): say so, show nothing partial.
       list.replaceChildren();
       why.hidden = true;
-      status.textContent = `Search failed: ${e.message}`;
+      status.textContent = t("failed", { error: e.message });
       root.dataset.state = "error";
       return;
     }
@@ -158,7 +187,9 @@ function panel(root) {
             ),
           ]),
     );
-    status.textContent = `${items.length} results in ${(res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1)} ms, computed in this page${res.tier === "semantic" ? ", refined by the semantic model" : ""}.`;
+    const ms = (res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1);
+    status.textContent =
+      t("results", { n: items.length, ms }) + (res.tier === "semantic" ? " (refined by the semantic model)" : "");
     root.dataset.tier = res.tier;
     root.dataset.searches = String(++shown);
   }
@@ -174,7 +205,7 @@ function modal(root) {
   const button = h(
     "button",
     { type: "button", class: "hipporag-trigger", "aria-haspopup": "dialog", "aria-keyshortcuts": mac ? "/ Meta+K" : "/ Control+K" },
-    h("span", {}, "Search"),
+    h("span", {}, t("search")),
     h("kbd", {}, mac ? "⌘K" : "Ctrl K"),
   );
   root.classList.add("hipporag-modal");
@@ -186,7 +217,8 @@ function modal(root) {
 /** Builds the dialog with the panel in it and the page's keyboard shortcuts; `first` gets focus back after a shortcut. */
 function searchDialog(first) {
   const box = h("div", {});
-  const el = h("dialog", { class: "hipporag-dialog", "aria-label": "Search" }, box);
+  const el = h("dialog", { class: "hipporag-dialog", "aria-label": t("search") }, box);
+  if (T.dir) el.dir = T.dir;
   document.body.append(el);
   const { input } = panel(box);
   let opener = first;

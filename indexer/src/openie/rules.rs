@@ -415,9 +415,14 @@ impl RuleExtractor {
         if language == Language::Chinese {
             scan.chinese_words(self.opts.noun_phrases, self.opts.max_phrase_words);
         }
+        if language == Language::Japanese {
+            scan.japanese_runs();
+        }
         scan.names(&self.common, &self.capitalised_inside);
         scan.numbers();
-        if self.opts.noun_phrases && language != Language::Chinese {
+        // Noun phrases need a language's own rules (English's word classes, Russian's
+        // agreement endings): other languages give names, numbers and identifiers only.
+        if self.opts.noun_phrases && matches!(language, Language::English | Language::Russian) {
             scan.noun_phrases(self.opts.min_phrase_words, self.opts.max_phrase_words);
         }
         scan.finish()
@@ -595,6 +600,38 @@ impl<'a> SentenceScanner<'a> {
         }
     }
 
+    /// Pass 3 (Japanese): each run of Han and Katakana of 2 to [`MAX_JAPANESE_RUN`]
+    /// characters. Japanese writes content words (names, nouns, loanwords) in Han and
+    /// Katakana and its particles and inflections in Hiragana, so a Hiragana character or
+    /// punctuation ends a run: "東京タワーは" gives "東京タワー".
+    fn japanese_runs(&mut self) {
+        let content = |t: &str| {
+            t.chars().all(|c| {
+                (hipporag_wasm::text::is_cjk(c) && !matches!(c, '\u{3040}'..='\u{309F}'))
+                    || matches!(c, '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}')
+            })
+        };
+        let mut i = 0;
+        while i < self.toks.len() {
+            let a = i;
+            let mut chars = 0;
+            while i < self.toks.len()
+                && self.toks[i].kind == Kind::Word
+                && !self.used[i]
+                && content(self.toks[i].text)
+            {
+                chars += self.toks[i].text.chars().count();
+                i += 1;
+            }
+            if (2..=MAX_JAPANESE_RUN).contains(&chars) {
+                self.take(a, i);
+            }
+            if i == a {
+                i += 1;
+            }
+        }
+    }
+
     /// Pass 4: numbers of at least three characters.
     fn numbers(&mut self) {
         for wi in 0..self.words.len() {
@@ -729,6 +766,10 @@ impl DocBuilder {
 }
 
 /// A phrase found in a sentence: byte range in the sentence and its text.
+/// The longest run of Han and Katakana taken as one Japanese phrase, in characters: longer
+/// runs are lists and compounds of several words.
+const MAX_JAPANESE_RUN: usize = 12;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Span {
     start: usize,

@@ -73,9 +73,25 @@ pub const CACHE_DIR: &str = ".hipporag-cache";
 pub const PKG_FILES: &[&str] = &[
     "hipporag_pieces_wasm_bg.wasm",
     "hipporag_pieces_wasm.js",
+    "hipporag_pieces_wasm_snowball_bg.wasm",
+    "hipporag_pieces_wasm_snowball.js",
     "hipporag_wasm_bg.wasm",
     "hipporag_wasm.js",
     "hipporag.js",
+];
+/// The search module's build with every Snowball stemmer (the pieces-wasm crate's `snowball`
+/// feature; `./build.sh build` writes it beside the small one): for each of the small module's
+/// files, the file served in its place, under the small one's name, to a site with a language
+/// whose stemmer the small module lacks ([`Language::snowball_only`]).
+pub const SNOWBALL_PIECES_FILES: &[(&str, &str)] = &[
+    (
+        "hipporag_pieces_wasm_bg.wasm",
+        "hipporag_pieces_wasm_snowball_bg.wasm",
+    ),
+    (
+        "hipporag_pieces_wasm.js",
+        "hipporag_pieces_wasm_snowball.js",
+    ),
 ];
 /// How to get the wasm packages when they are missing.
 const PKG_HINT: &str = "build the wasm packages with ./build.sh build, or pass --pkg";
@@ -88,6 +104,7 @@ pub const UI_FILES: &[&str] = &[
     "hipporag-ui.js",
     "hipporag-ui.css",
     "hipporag-helpers.js",
+    "hipporag-ui-strings.js",
     "hipporag-encoders.js",
     "hipporag-pieces.js",
 ];
@@ -185,7 +202,8 @@ pub struct SiteReport {
 }
 
 /// The pages of one `<html lang>` (its primary subtag) and the analysis the build read them
-/// with: the tag's own when [`Language::from_tag`] knows it, else the site's default (`--lang`),
+/// with: the tag's own when [`Language::from_tag`] knows it, else the generic one
+/// ([`Language::Other`], [`Language::read_tag`]) or for a malformed tag the site's default (`--lang`),
 /// which the CLI then warns about.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -203,7 +221,7 @@ pub struct PageLanguage {
 }
 
 /// [`PageLanguage`]s of the pages counted by primary subtag in `languages`, most pages first;
-/// `default` reads the tags [`Language::from_tag`] does not know.
+/// `default` reads pages without a tag and malformed tags ([`Language::read_tag`]).
 fn page_languages(
     languages: &std::collections::BTreeMap<String, usize>,
     default: Language,
@@ -212,10 +230,11 @@ fn page_languages(
         .iter()
         .map(|(tag, &pages)| {
             let own = Language::from_tag(tag);
+            let read = Language::read_tag(tag).unwrap_or(default);
             PageLanguage {
                 tag: tag.clone(),
                 pages,
-                analysis: own.unwrap_or(default).code().to_string(),
+                analysis: read.code().to_string(),
                 own: own.is_some() || tag.is_empty(),
             }
         })
@@ -247,7 +266,8 @@ pub struct SitePassage {
     pub headings: Vec<String>,
     /// Indices of the passage text's lines that are code (from a `<pre>`), ascending.
     pub code_lines: Vec<usize>,
-    /// The page's language: its `<html lang>` when supported ([`Language::from_tag`]), else
+    /// The page's language: its `<html lang>`'s ([`Language::read_tag`]: the generic
+    /// [`Language::Other`] for a language without an analysis of its own), else
     /// the site's default.
     pub language: Language,
 }
@@ -565,6 +585,8 @@ fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
 fn needed(f: &str, pieces: bool, single: bool) -> bool {
     match f {
         "hipporag_pieces_wasm_bg.wasm" | "hipporag_pieces_wasm.js" | "hipporag-pieces.js" => pieces,
+        // Served under the small module's names ([`SNOWBALL_PIECES_FILES`]).
+        "hipporag_pieces_wasm_snowball_bg.wasm" | "hipporag_pieces_wasm_snowball.js" => false,
         "hipporag_wasm_bg.wasm" | "hipporag_wasm.js" | "hipporag.js" | "hipporag-encoders.js" => {
             single
         }
@@ -597,8 +619,17 @@ fn write_output(
         write(name, bytes)?;
     }
     let (pieces, single) = (report.pieces_meta.is_some(), report.index_file.is_some());
-    for f in PKG_FILES.iter().filter(|f| needed(f, pieces, single)) {
-        write(f, &opts.pkg.read(f, PKG_HINT)?)?;
+    let snowball = report.languages.iter().any(|l| {
+        Language::ALL
+            .iter()
+            .any(|k| k.code() == l.lang && k.snowball_only())
+    });
+    for &f in PKG_FILES.iter().filter(|f| needed(f, pieces, single)) {
+        let from = SNOWBALL_PIECES_FILES
+            .iter()
+            .find(|&&(small, _)| snowball && small == f)
+            .map_or(f, |&(_, full)| full);
+        write(f, &opts.pkg.read(from, PKG_HINT)?)?;
     }
     for f in UI_FILES.iter().filter(|f| needed(f, pieces, single)) {
         write(f, &opts.ui.read(f, UI_HINT)?)?;

@@ -541,7 +541,7 @@ pub fn page_passages(page: &html::Page, url: &str, default: Language) -> Vec<Sit
     let language = page
         .lang
         .as_deref()
-        .and_then(Language::from_tag)
+        .and_then(Language::read_tag)
         .unwrap_or(default);
     let mut out = Vec::new();
     for s in &page.sections {
