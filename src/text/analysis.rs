@@ -198,11 +198,12 @@ impl Language {
 
     /// The analysis a page or corpus tagged `tag` is read with: the tag's own language, or
     /// [`Language::Other`] for a well-formed tag without one (`pl`, `sr-Latn`, `und`). `None`
-    /// when the primary subtag is not 2–8 ASCII letters (`""`, `en!`): no language was named.
+    /// when the primary subtag is not an ISO 639 code of 2 or 3 ASCII letters (`""`, `en!`,
+    /// `auto`): no language was named.
     pub fn read_tag(tag: &str) -> Option<Language> {
         let primary = primary_subtag(tag);
         let well_formed =
-            (2..=8).contains(&primary.len()) && primary.bytes().all(|b| b.is_ascii_alphabetic());
+            (2..=3).contains(&primary.len()) && primary.bytes().all(|b| b.is_ascii_alphabetic());
         Language::from_tag(tag).or(well_formed.then_some(Language::Other))
     }
 
@@ -611,6 +612,7 @@ mod tests {
         assert_eq!(Language::read_tag("de-CH"), Some(Language::German));
         assert_eq!(Language::read_tag(""), None);
         assert_eq!(Language::read_tag("e1"), None);
+        assert_eq!(Language::read_tag("auto"), None);
         assert_eq!(Language::from_tag("pl"), None);
     }
 

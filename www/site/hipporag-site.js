@@ -77,8 +77,10 @@ const start = memo(async () => {
  * `languages`), else as it is: the site's default language.
  */
 function ownLanguage(entry, tag) {
-  const code = String(tag).trim().toLowerCase().split(/[-_]/)[0];
-  const own = (entry.languages ?? []).find((l) => l.lang === code);
+  let code = String(tag).trim().toLowerCase().split(/[-_]/)[0];
+  if (code === "nb" || code === "nn") code = "no"; // Norwegian's analysis is `no`
+  // A tag without an analysis of its own is in the generic (`und`) index's `tags`.
+  const own = (entry.languages ?? []).find((l) => l.lang === code || (l.tags ?? []).includes(code));
   return own ? { ...entry, pieces: own.pieces ?? null, index: own.index ?? null } : entry;
 }
 

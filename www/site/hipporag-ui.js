@@ -65,12 +65,7 @@ function panel(root) {
   });
   const status = h("p", { class: "hipporag-status", "aria-live": "polite" });
   const list = h("ol", { class: "hipporag-results" });
-  const why = h(
-    "details",
-    { class: "hipporag-why", hidden: "" },
-    h("summary", {}, t("why")),
-    h("div", { class: "hipporag-explain" }),
-  );
+  const why = h("details", { class: "hipporag-why", hidden: "" }, h("summary", {}, t("why")), h("div", { class: "hipporag-explain" }));
   root.append(input, status, list, why);
   // ↓/↑: from the input to the first result link, between links, and back to the input.
   root.addEventListener("keydown", (e) => {
@@ -188,8 +183,7 @@ function panel(root) {
           ]),
     );
     const ms = (res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1);
-    status.textContent =
-      t("results", { n: items.length, ms }) + (res.tier === "semantic" ? " (refined by the semantic model)" : "");
+    status.textContent = t("results", { n: items.length, ms }) + (res.tier === "semantic" ? " (refined by the semantic model)" : "");
     root.dataset.tier = res.tier;
     root.dataset.searches = String(++shown);
   }

@@ -247,8 +247,13 @@ fn page_languages(
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteLanguage {
-    /// ISO 639-1 code (`en`, `ru`, `zh`): pages whose `<html lang>` has it use this index.
+    /// The analysis' code ([`Language::code`]: `en`, `de`, `ja`, …, `und`): pages whose
+    /// `<html lang>` has it as primary subtag use this index.
     pub lang: String,
+    /// For the generic analysis (`und`), the primary subtags of the pages it holds (`pl`,
+    /// `ko`, …), whose pages use this index too; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// Its passages.
     pub passages: usize,
     /// Its meta piece, for a site in pieces.
@@ -497,8 +502,19 @@ fn add_language(report: &mut SiteReport, language: Language, passages: usize, ou
         report.piece_counts = out.piece_counts;
     }
     report.pieces_bytes += out.pieces_bytes;
+    // The tags read with the generic analysis, for the page to find their index.
+    let tags = match language {
+        Language::Other => report
+            .page_languages
+            .iter()
+            .filter(|l| l.analysis == language.code() && !l.tag.is_empty())
+            .map(|l| l.tag.clone())
+            .collect(),
+        _ => Vec::new(),
+    };
     report.languages.push(SiteLanguage {
         lang: language.code().to_string(),
+        tags,
         passages,
         pieces: out.pieces,
         index: out.index,
