@@ -82,6 +82,7 @@ pub(crate) fn corpus_language(
     let counts: Vec<String> = Language::ALL
         .iter()
         .zip(d.passages)
+        .filter(|&(_, n)| n > 0)
         .map(|(l, n)| format!("{} {n}", l.code()))
         .chain(d.unsupported.iter().map(|(c, n)| format!("{c} {n}")))
         .collect();

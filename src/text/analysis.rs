@@ -38,9 +38,7 @@ use unicode_segmentation::UnicodeSegmentation;
 ///   each run of their script cut into the units UAX #29 gives (grapheme clusters, a Katakana
 ///   word) and their pairs; Latin words as in English;
 /// * [`Language::Other`], any other language: UAX #29 words, lowercased, no stemmer.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     /// English: Snowball's English (Porter 2) stemmer on every word.
@@ -362,8 +360,7 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
     let (own, own_script) = match reading {
         Reading::Stemmed(a) => (stemmer(a), None),
         Reading::OwnScript(a, script) => (stemmer(a), Some(script)),
-        Reading::Pairs(_) => (None, None),
-        Reading::Plain => (None, None),
+        Reading::Pairs(_) | Reading::Plain => (None, None),
     };
     // Latin words of a language with a script of its own are read as English.
     let english = match reading {
