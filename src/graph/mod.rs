@@ -21,7 +21,10 @@ pub use ppr::{
     Convergence, PprOptions, PprResult, inverse_degrees, personalized_pagerank,
     personalized_pagerank_push,
 };
-pub use ppr_vectors::{PPR_VECTOR_EPSILON, PPR_VECTOR_PASSAGES, PprVector, phrase_ppr_vector};
+pub use ppr_vectors::{
+    PPR_VECTOR_EPSILON, PPR_VECTOR_PASSAGES, PprVector, PushState, phrase_ppr_vector,
+    phrase_ppr_vector_with,
+};
 pub use query_entities::{
     MAX_SPAN, PhraseLookup, PhraseNode, extract_query_entities, is_stopword_of, lookup_keys,
     phrase_lookups,

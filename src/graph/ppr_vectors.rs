@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::graph::ppr::Neighbours;
 use crate::graph::top_k;
@@ -55,15 +55,72 @@ impl PprVector {
     }
 }
 
+/// The forward push's state over every node of one graph (estimate, residual, queued), kept
+/// dense and reused from one phrase node's vector to the next: each push resets only the nodes
+/// it touched. Two floats and two flags a node (18 MB for a million nodes).
+#[derive(Debug, Clone)]
+pub struct PushState {
+    estimate: Vec<f64>,
+    residual: Vec<f64>,
+    queued: Vec<bool>,
+    /// Whether a node is in `touched`.
+    seen: Vec<bool>,
+    /// Nodes touched since the last reset, in first-touch order.
+    touched: Vec<u32>,
+    queue: VecDeque<u32>,
+}
+
+impl PushState {
+    /// The state of a push over a graph of `nodes` nodes, every entry zero.
+    pub fn new(nodes: usize) -> Self {
+        PushState {
+            estimate: vec![0.0; nodes],
+            residual: vec![0.0; nodes],
+            queued: vec![false; nodes],
+            seen: vec![false; nodes],
+            touched: Vec::new(),
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// Adds `mass` to `v`'s residual; queues `v` when it is not queued and its residual, per
+    /// unit of degree (`factor`), passes [`PPR_VECTOR_EPSILON`].
+    #[inline]
+    fn add(&mut self, v: usize, mass: f64, factor: f64) {
+        if !self.seen[v] {
+            self.seen[v] = true;
+            self.touched.push(v as u32);
+        }
+        self.residual[v] += mass;
+        if !self.queued[v] && self.residual[v] * factor > PPR_VECTOR_EPSILON {
+            self.queued[v] = true;
+            self.queue.push_back(v as u32);
+        }
+    }
+
+    /// Every touched node back to zero.
+    fn reset(&mut self) {
+        for &v in &self.touched {
+            let v = v as usize;
+            self.estimate[v] = 0.0;
+            self.residual[v] = 0.0;
+            self.queued[v] = false;
+            self.seen[v] = false;
+        }
+        self.touched.clear();
+        self.queue.clear();
+    }
+}
+
 /// The PPR vector of phrase node `phrase` alone: personalized PageRank with reset vector
 /// `e_phrase` over `graph` (phrase nodes `0..phrases`, then one node per passage, as
 /// [`crate::graph::build_passage_graph`] lays them out; `inv_degree` its
 /// [`crate::graph::inverse_degrees`]) at `damping`, by forward push to [`PPR_VECTOR_EPSILON`]
-/// (the walk of [`crate::graph::personalized_pagerank_push`], with its state kept only for the
-/// nodes the push reaches, so that the indexer can compute every phrase node's vector without
-/// touching the whole graph each time); then its passage nodes' probabilities, the best
-/// [`PPR_VECTOR_PASSAGES`] (ties to the lower id), quantised, with the passages whose code
-/// rounds to 0 left out. Damping 0 gives the empty vector (no mass leaves the phrase node).
+/// (the walk of [`crate::graph::personalized_pagerank_push`]); then its passage nodes'
+/// probabilities, the best [`PPR_VECTOR_PASSAGES`] (ties to the lower id), quantised, with the
+/// passages whose code rounds to 0 left out. Damping 0 gives the empty vector (no mass leaves
+/// the phrase node). It allocates a [`PushState`] of the graph's size;
+/// [`phrase_ppr_vector_with`] reuses one.
 ///
 /// # Errors
 /// [`Error::InvalidRequest`] when `phrase` is not a phrase node of `graph`, `inv_degree` does
@@ -75,15 +132,40 @@ pub fn phrase_ppr_vector(
     phrase: u32,
     damping: f64,
 ) -> Result<PprVector> {
+    let mut state = PushState::new(graph.rows());
+    phrase_ppr_vector_with(&mut state, graph, inv_degree, phrases, phrase, damping)
+}
+
+/// [`phrase_ppr_vector`] with `state` (made by [`PushState::new`] for `graph`'s node count)
+/// for the push, which leaves it zeroed for the next: the indexer computes every phrase node's
+/// vector with one state a thread. The same vector as [`phrase_ppr_vector`].
+///
+/// # Errors
+/// As [`phrase_ppr_vector`], and [`Error::InvalidRequest`] when `state` is not of `graph`'s
+/// node count.
+pub fn phrase_ppr_vector_with(
+    state: &mut PushState,
+    graph: &SparseMatrix,
+    inv_degree: &[f64],
+    phrases: usize,
+    phrase: u32,
+    damping: f64,
+) -> Result<PprVector> {
     let n = graph.rows();
     let seed = phrase as usize;
-    if seed >= phrases || phrases > n || inv_degree.len() != n || graph.cols() != n {
+    if seed >= phrases
+        || phrases > n
+        || inv_degree.len() != n
+        || graph.cols() != n
+        || state.estimate.len() != n
+    {
         return Err(Error::InvalidRequest(format!(
             "PPR vector of phrase {phrase}: {phrases} phrase nodes in a {}×{} graph with {} \
-             inverse degrees",
+             inverse degrees and a push state of {} nodes",
             graph.rows(),
             graph.cols(),
-            inv_degree.len()
+            inv_degree.len(),
+            state.estimate.len()
         )));
     }
     if !(0.0..1.0).contains(&damping) {
@@ -100,34 +182,27 @@ pub fn phrase_ppr_vector(
         let i = inv_degree[u];
         if i > 0.0 && i < 1.0 { i } else { 1.0 }
     };
-    // node → (estimate, residual, queued)
-    let mut state: HashMap<usize, (f64, f64, bool)> = HashMap::new();
-    state.insert(seed, (0.0, 1.0, true));
-    let mut queue = VecDeque::from([seed]);
-    while let Some(u) = queue.pop_front() {
-        let s = state.get_mut(&u).expect("a queued node has state");
-        let mass = std::mem::take(&mut s.1);
-        s.0 += (1.0 - damping) * mass;
-        s.2 = false;
+    state.add(seed, 1.0, factor(seed));
+    while let Some(u) = state.queue.pop_front() {
+        let u = u as usize;
+        let mass = std::mem::take(&mut state.residual[u]);
+        state.estimate[u] += (1.0 - damping) * mass;
+        state.queued[u] = false;
         let spread = damping * mass;
-        let mut touch = |v: usize, add: f64| {
-            let s = state.entry(v).or_insert((0.0, 0.0, false));
-            s.1 += add;
-            if !s.2 && s.1 * factor(v) > PPR_VECTOR_EPSILON {
-                s.2 = true;
-                queue.push_back(v);
-            }
-        };
+        let mut touch = |v: usize, add: f64| state.add(v, add, factor(v));
         if !neighbours.spread(u, spread, inv_degree, &mut touch) {
             // A dangling node restarts from the reset vector: the seed.
             touch(seed, spread);
         }
     }
     let mut passages: Vec<(usize, f64)> = state
-        .into_iter()
-        .filter(|&(v, s)| v >= phrases && s.0 > 0.0)
-        .map(|(v, s)| (v - phrases, s.0))
+        .touched
+        .iter()
+        .map(|&v| v as usize)
+        .filter(|&v| v >= phrases && state.estimate[v] > 0.0)
+        .map(|v| (v - phrases, state.estimate[v]))
         .collect();
+    state.reset();
     passages.sort_unstable_by_key(|p| p.0);
     let scores: Vec<f64> = passages.iter().map(|p| p.1).collect();
     let best: Vec<(usize, f64)> = top_k(&scores, PPR_VECTOR_PASSAGES)
@@ -239,6 +314,23 @@ mod tests {
         }
         let e = phrase_ppr_vector(&g, &inv, np, np as u32, 0.5).unwrap_err();
         assert!(e.to_string().contains("PPR vector of phrase 40"), "{e}");
+        // One state reused across every phrase node, in reverse order, gives each node the
+        // vector a fresh state gives it.
+        let mut state = PushState::new(n);
+        for phrase in (0..np as u32).rev() {
+            assert_eq!(
+                phrase_ppr_vector_with(&mut state, &g, &inv, np, phrase, 0.5).unwrap(),
+                phrase_ppr_vector(&g, &inv, np, phrase, 0.5).unwrap(),
+                "phrase {phrase}"
+            );
+        }
+        let e = phrase_ppr_vector_with(&mut PushState::new(n - 1), &g, &inv, np, 0, 0.5);
+        assert!(
+            e.unwrap_err()
+                .to_string()
+                .contains("push state of 69 nodes"),
+            "a state of another graph's size"
+        );
     }
 
     #[test]

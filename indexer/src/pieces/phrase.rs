@@ -1,7 +1,7 @@
 //! Phrase pieces: the phrase nodes (and Russian inflection keys) in key order, each with its
 //! `|Pᵢ|` and PPR vector, cut between keys.
 
-use hipporag_wasm::graph::{PprVector, inverse_degrees, phrase_ppr_vector};
+use hipporag_wasm::graph::{PprVector, PushState, inverse_degrees, phrase_ppr_vector_with};
 use hipporag_wasm::index::{Index, IndexData};
 use hipporag_wasm::pieces::{FrontCoded, PhrasePiece, PhraseRange, tag};
 
@@ -9,18 +9,24 @@ use super::cut::{boundaries, cut};
 use super::{MAX_PHRASE_PIECES, Piece, PieceOptions, gaps, gzip_piece};
 use crate::Result;
 
-/// Every phrase node's PPR vector at `damping` ([`phrase_ppr_vector`] over HippoRAG 2's graph
-/// of `index`), in phrase order; in parallel with the `parallel` feature.
+/// Every phrase node's PPR vector at `damping` ([`phrase_ppr_vector_with`] over HippoRAG 2's
+/// graph of `index`, one push state a rayon task), in phrase order; in parallel with the
+/// `parallel` feature.
 ///
 /// # Errors
-/// As [`phrase_ppr_vector`].
+/// As [`phrase_ppr_vector_with`].
 pub fn ppr_vectors(index: &Index, damping: f64) -> Result<Vec<PprVector>> {
     let g = hipporag_wasm::graph::build_passage_graph(index);
     let inv = inverse_degrees(&g);
     let n = index.phrases.len();
-    let one = |i: usize| phrase_ppr_vector(&g, &inv, n, i as u32, damping);
+    let nodes = g.rows();
+    let one = |state: &mut PushState, i: usize| {
+        phrase_ppr_vector_with(state, &g, &inv, n, i as u32, damping)
+    };
     let out: hipporag_wasm::Result<Vec<PprVector>> =
-        crate::parallel::map_range(n, one).into_iter().collect();
+        crate::parallel::map_range_init(n, || PushState::new(nodes), one)
+            .into_iter()
+            .collect();
     Ok(out?)
 }
 
