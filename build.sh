@@ -235,15 +235,38 @@ CARGO_FUZZ_VERSION=0.13.2
 
 # Every target of fuzz/ (the single-file loader, the meta piece, the other pieces, a site) for
 # ${FUZZ_SECONDS:-60} s each with libFuzzer, under the pinned nightly (sanitizers need one);
-# a crash fails the run. Installs cargo-fuzz when missing.
+# a crash fails the run. Installs cargo-fuzz when missing. The targets are built first, then
+# run as many at a time as the machine has cores (libFuzzer uses one), each printing to
+# target/fuzz-logs/TARGET.log; a failed target's log is printed whole.
 fuzz() {
   nightly
   [ "$(cargo-fuzz --version 2>/dev/null | awk '{print $2}')" = "$CARGO_FUZZ_VERSION" ] \
     || cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
-  local t
+  (cd fuzz && cargo "+$NIGHTLY" fuzz build)
+  local logs=$ROOT/target/fuzz-logs jobs; jobs=$(nproc)
+  rm -rf "$logs" && mkdir -p "$logs"
+  local t pid failed=() running=()
+  # Waits for the oldest running target; records it when it failed.
+  wait_oldest() {
+    local entry=${running[0]}
+    running=("${running[@]:1}")
+    if wait "${entry%%:*}"; then
+      echo "fuzz ${entry#*:}: $(grep -E '^Done [0-9]+ runs' "$logs/${entry#*:}.log" || echo 'done')"
+    else
+      failed+=("${entry#*:}")
+    fi
+  }
   for t in $(cd fuzz && cargo "+$NIGHTLY" fuzz list); do
-    (cd fuzz && cargo "+$NIGHTLY" fuzz run "$t" -- -max_total_time="${FUZZ_SECONDS:-60}")
+    [ ${#running[@]} -lt "$jobs" ] || wait_oldest
+    (cd fuzz && cargo "+$NIGHTLY" fuzz run "$t" -- -max_total_time="${FUZZ_SECONDS:-60}") > "$logs/$t.log" 2>&1 &
+    running+=("$!:$t")
   done
+  while [ ${#running[@]} -gt 0 ]; do wait_oldest; done
+  for t in "${failed[@]}"; do
+    echo "fuzz $t failed; its log ($logs/$t.log):" >&2
+    cat "$logs/$t.log" >&2
+  done
+  [ ${#failed[@]} -eq 0 ]
 }
 
 musique_index() {

@@ -345,15 +345,18 @@ impl TripleGraph {
             progress,
         )?;
         report.encoding.push(("phrases", n, t.seconds()));
+        // Each f32 matrix is quantised as soon as it is done with, and freed (their sizes on a
+        // large site: docs/benchmarks.md, "Figures moved out of code comments"); the phrases'
+        // before synonymy, which then normalises the f32 rows in place rather than copying them.
+        let phrase_vectors = Vectors::from_f32(dim, &phrase_emb, opts.quantization);
         let synonyms = match synonymy {
-            Synonymy::Given(pairs) => pairs,
-            Synonymy::FromEmbeddings => self.synonymy_from(&phrase_emb, dim, opts, progress),
+            Synonymy::Given(pairs) => {
+                drop(phrase_emb);
+                pairs
+            }
+            Synonymy::FromEmbeddings => self.synonymy_from(phrase_emb, dim, opts, progress),
         };
         let (graph, edges, synonymy_edges) = symmetric_graph(n, &self.triple_edges, synonyms);
-        // Each f32 matrix is quantised as soon as it is done with, and freed (their sizes on a
-        // large site: docs/benchmarks.md, "Figures moved out of code comments").
-        let phrase_vectors = Vectors::from_f32(dim, &phrase_emb, opts.quantization);
-        drop(phrase_emb);
 
         // 5. Passage and fact embeddings.
         let (passage_vectors, fact_vectors) =
@@ -465,10 +468,10 @@ impl TripleGraph {
         Ok((passage_vectors, Some(fact_vectors)))
     }
 
-    /// Step 3's synonymy edges from the phrase embeddings (`n × dim`, row-major).
+    /// Step 3's synonymy edges from the phrase embeddings (`n × dim`, row-major, consumed).
     fn synonymy_from(
         &self,
-        phrase_emb: &[f32],
+        phrase_emb: Vec<f32>,
         dim: usize,
         opts: &BuildOptions,
         progress: &dyn Progress,

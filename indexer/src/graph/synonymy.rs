@@ -25,11 +25,12 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
         .sum::<f64>() as f32
 }
 
-/// Exact synonymy neighbours: for every row `i` of the row-major `emb` (`n × dim`), the at most
+/// Exact synonymy neighbours: for every row `i` of the row-major `emb` (`n × dim`, taken so that
+/// its rows are scaled to unit length in place rather than copied), the at most
 /// `k` rows `j ≠ i` with cosine ≥ `tau`, highest first (lower `j` on ties). Returns the union of
 /// those directed pairs as undirected pairs `(min, max) → cosine`, sorted.
 ///
-/// Candidates come from L2-normalised copies of the rows, over the upper triangle of the Gram
+/// Candidates come from the L2-normalised rows, over the upper triangle of the Gram
 /// matrix (cosine is symmetric), by one of two products that find the same pairs:
 /// * **sparse** rows (at most [`SPARSE_DENSITY`] of the values non-zero, as the hashed n-gram
 ///   encoder's are) and `tau > SGEMM_MARGIN`: the all-pairs similarity search of Bayardo et al.
@@ -47,12 +48,12 @@ fn cosine(unit: &[f32], dim: usize, i: usize, j: usize) -> f32 {
 /// to both of its rows before each row keeps its top `k`. Row blocks run in parallel (feature
 /// `parallel`); the result does not depend on the thread count or on which product ran. Rows
 /// whose `seeks_synonyms` flag is false get no neighbours of their own (they can still be
-/// another row's neighbour). Memory: the normalised copy (`n × dim` f32) plus, per thread,
+/// another row's neighbour). Memory: `emb` itself (normalised in place) plus, per thread,
 /// one `256 × n` f32 block (dense) or two `n`-long accumulators (sparse, beside the index's 8
 /// to 16 bytes per non-zero value), plus the pairs above `tau`. Time and peak memory at scale
 /// (`examples/synonymy_scale.rs`): docs/benchmarks.md, "Synonymy edges at scale".
 pub fn synonymy_pairs(
-    emb: &[f32],
+    emb: Vec<f32>,
     seeks_synonyms: &[bool],
     dim: usize,
     tau: f32,
@@ -68,9 +69,9 @@ pub fn synonymy_pairs(
     top_k_pairs(above, seeks_synonyms, k)
 }
 
-/// The rows of `emb` (`dim` each) scaled to unit length; all-zero rows stay zero.
-fn unit_rows(emb: &[f32], dim: usize) -> Vec<f32> {
-    let mut unit = emb.to_vec();
+/// The rows of `emb` (`dim` each) scaled to unit length, in place; all-zero rows stay zero.
+fn unit_rows(emb: Vec<f32>, dim: usize) -> Vec<f32> {
+    let mut unit = emb;
     for row in unit.chunks_exact_mut(dim.max(1)) {
         let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm > 0.0 {
@@ -401,10 +402,10 @@ mod tests {
         at_least: usize,
     ) {
         let n = seeks.len();
-        let got = synonymy_pairs(emb, seeks, d, tau, k, &());
+        let got = synonymy_pairs(emb.to_vec(), seeks, d, tau, k, &());
         // Hashed n-gram rows are sparse: the dense product must find the same pairs, bit for bit.
         assert!(emb.iter().filter(|&&x| x != 0.0).count() * 10 < emb.len());
-        let unit = unit_rows(emb, d);
+        let unit = unit_rows(emb.to_vec(), d);
         let dense = pairs_above(&unit, d, false, seeks, tau, &());
         assert_eq!(got, top_k_pairs(dense, seeks, k));
         // Every pair's cosine as the products' candidates get theirs (`cosine`, over the same
@@ -446,7 +447,7 @@ mod tests {
             "paris",
         ];
         let emb = enc.encode(&words).unwrap();
-        let pairs = synonymy_pairs(&emb, &[true; 6], 384, 0.5, 100, &());
+        let pairs = synonymy_pairs(emb.clone(), &[true; 6], 384, 0.5, 100, &());
         // Brute force.
         let d = 384;
         for i in 0..words.len() {
@@ -465,7 +466,7 @@ mod tests {
                 );
             }
         }
-        let top1 = synonymy_pairs(&emb, &[true; 6], 384, -1.0, 1, &());
+        let top1 = synonymy_pairs(emb, &[true; 6], 384, -1.0, 1, &());
         assert!(top1.len() <= words.len());
     }
 }
