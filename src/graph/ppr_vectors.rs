@@ -98,6 +98,15 @@ impl PushState {
         }
     }
 
+    /// The push's start: all of the reset vector's mass on `seed`, queued whatever its degree.
+    fn start(&mut self, seed: usize) {
+        self.seen[seed] = true;
+        self.touched.push(seed as u32);
+        self.residual[seed] = 1.0;
+        self.queued[seed] = true;
+        self.queue.push_back(seed as u32);
+    }
+
     /// Every touched node back to zero.
     fn reset(&mut self) {
         for &v in &self.touched {
@@ -182,7 +191,7 @@ pub fn phrase_ppr_vector_with(
         let i = inv_degree[u];
         if i > 0.0 && i < 1.0 { i } else { 1.0 }
     };
-    state.add(seed, 1.0, factor(seed));
+    state.start(seed);
     while let Some(u) = state.queue.pop_front() {
         let u = u as usize;
         let mass = std::mem::take(&mut state.residual[u]);
