@@ -245,7 +245,7 @@ fuzz() {
   (cd fuzz && cargo "+$NIGHTLY" fuzz build)
   local logs=$ROOT/target/fuzz-logs jobs; jobs=$(nproc)
   rm -rf "$logs" && mkdir -p "$logs"
-  local t pid failed=() running=()
+  local t failed=() running=()
   # Waits for the oldest running target; records it when it failed.
   wait_oldest() {
     local entry=${running[0]}
