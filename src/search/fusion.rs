@@ -18,7 +18,8 @@
 //!
 //! `score = (1 − w)·b + w·g`, with `w` the graph weight: a caller's `phrase_weight`, or by
 //! default [`graph_weight`], decided per query from how much of the graph share falls on the
-//! passages the passage share ranks best.
+//! passages the passage share ranks best. When `0 < w < 1`, the passage share's best two
+//! passages then keep a place in the first five ([`keep_passage_share_best`]).
 
 use crate::graph::{MinMax, PprVector, top_k_positive};
 use crate::lexical::TermDictionary;
@@ -232,15 +233,60 @@ pub fn hybrid_scores(
         (false, true) => 1.0,
         (true, true) => w.phrase_weight.unwrap_or_else(|| graph_weight(&b, &g)),
     };
-    let scores = b
+    let mut scores: Vec<f64> = b
         .iter()
         .zip(&g)
         .map(|(x, y)| (1.0 - weight) * x + weight * y)
         .collect();
+    if weight > 0.0 && weight < 1.0 {
+        keep_passage_share_best(&b, &mut scores);
+    }
     Some(HybridScores {
         scores,
         graph_weight: weight,
     })
+}
+
+/// How many of the passage share's best passages [`keep_passage_share_best`] keeps in the
+/// first [`KEPT_WITHIN`] of the hybrid ranking.
+pub const KEPT_PASSAGES: usize = 2;
+/// The ranks (1-based) within which [`keep_passage_share_best`] keeps the passage share's best
+/// [`KEPT_PASSAGES`] passages.
+pub const KEPT_WITHIN: usize = 5;
+const _: () = assert!(KEPT_WITHIN > KEPT_PASSAGES);
+
+/// Raises `scores` (the hybrid mix, one value per passage) so that the `i`-th best passage of
+/// the passage share `b` (`i` = 1 … [`KEPT_PASSAGES`], among those `b` scores above 0) ranks
+/// no lower than `KEPT_WITHIN − KEPT_PASSAGES + i`: 4th and 5th. A passage already there keeps
+/// its score; one below gets the score halfway between the passages ranked just above and at
+/// that rank, and so takes that rank. Equal scores rank by passage id, as everywhere
+/// ([`crate::graph::top_k_positive`]).
+///
+/// Why: the graph share reorders the passages that hold a question's seeds by their
+/// centrality. On a multi-hop question that brings in the passage one hop away; on a
+/// single-hop one (XQuAD, JSQuAD, news) it can push the passage the question's words match,
+/// the answer, out of the first five below passages that merely name the same entities. Kept
+/// within the first five, the text's two best passages cost the graph one or two of its five
+/// places at most and never its first three; a multi-hop question's gain is mostly there
+/// (docs/tuning.md, "The passage share's best two kept in the first five").
+pub fn keep_passage_share_best(b: &[f64], scores: &mut [f64]) {
+    let first = KEPT_WITHIN - KEPT_PASSAGES;
+    for (i, &(j, _)) in top_k_positive(b, KEPT_PASSAGES).iter().enumerate() {
+        let rank = first + i + 1;
+        let best = top_k_positive(scores, rank);
+        if best.len() == rank && !best.iter().any(|&(k, _)| k == j) {
+            // Between the passages ranked `rank − 1` and `rank` (`first ≥ 1`, so both exist).
+            let (above, at) = (best[rank - 2].1, best[rank - 1].1);
+            let mid = at + (above - at) / 2.0;
+            // `at > 0` (a positive score), so its bits + 1 are the next float up
+            // (`f64::next_up`, after this crate's minimum Rust).
+            scores[j] = if mid > at {
+                mid
+            } else {
+                f64::from_bits(at.to_bits() + 1)
+            };
+        }
+    }
 }
 
 /// Reciprocal-rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009) of passage scores, by page:
@@ -439,6 +485,61 @@ mod tests {
             1.0
         );
         assert!(hybrid_scores(&s0, &[], &w).is_none());
+    }
+
+    #[test]
+    fn the_passage_shares_best_two_keep_ranks_four_and_five() {
+        let ranking = |scores: &[f64]| -> Vec<usize> {
+            top_k_positive(scores, scores.len())
+                .iter()
+                .map(|x| x.0)
+                .collect()
+        };
+        // The graph ranks passages 0..8 in order; the text's best are 7, then 6.
+        let b = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.3, 0.7];
+        let mut scores = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
+        keep_passage_share_best(&b, &mut scores);
+        assert_eq!(ranking(&scores), [0, 1, 2, 7, 6, 3, 4, 5]);
+        // Already in the first five: no score moves.
+        let mut kept = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
+        let b = [0.0, 0.0, 0.0, 0.7, 0.3, 0.0, 0.0, 0.0];
+        keep_passage_share_best(&b, &mut kept);
+        assert_eq!(kept, [0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]);
+        // The best one in the first four already, the second raised to fifth.
+        let b = [0.9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1];
+        let mut scores = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
+        keep_passage_share_best(&b, &mut scores);
+        assert_eq!(ranking(&scores), [0, 1, 2, 3, 7, 4, 5, 6]);
+    }
+
+    #[test]
+    fn hybrid_scores_keep_the_texts_best_passages_unless_the_graph_is_all() {
+        // BM25 matches passage 9 alone; the graph spreads over passages 0..9 (not 9).
+        let mut bm25 = [0.0; 10];
+        bm25[9] = 1.0;
+        let pages: Vec<u32> = (0..10).collect();
+        let s = PassageSignals {
+            bm25: &bm25,
+            statics: None,
+            dense: None,
+            pages: &pages,
+        };
+        let entries: Vec<(u32, u8)> = (0..9).map(|j| (j, 255 - 20 * j as u8)).collect();
+        let v = vector(&entries, 0.1);
+        let w = |phrase_weight| HybridWeights {
+            static_weight: 1.0,
+            dense_weight: 0.0,
+            name_factor: 1.0,
+            phrase_weight: Some(phrase_weight),
+        };
+        let rank_of_9 = |pw: f64| {
+            let h = hybrid_scores(&s, &[(1.0, &v)], &w(pw)).unwrap();
+            top_k_positive(&h.scores, 10).iter().position(|x| x.0 == 9)
+        };
+        // At 0.99 the mix alone puts passage 9 last; it is kept fourth.
+        assert_eq!(rank_of_9(0.99), Some(3));
+        // The graph alone (a caller's weight 1) ranks as the graph does.
+        assert_eq!(rank_of_9(1.0), None);
     }
 
     #[test]
