@@ -1,6 +1,6 @@
 //! Shared helpers for the integration tests of every crate in the workspace (included by path
 //! from `indexer/tests` and `benchtools/tests`): paths into `../shared/data`, the fixtures the
-//! wasm test reads, and musique_train's index.
+//! wasm test reads, musique_train's index and a corpus indexed with the rule extractor.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -37,6 +37,31 @@ pub fn musique(opts: &hipporag_indexer::graph::BuildOptions) -> hipporag_wasm::i
         .and_then(|g| g.build(&encoder, opts, &()))
         .unwrap()
         .0
+}
+
+/// The corpus at `path` (under the data directory) in `language`, indexed with the rule
+/// extractor and the hashed encoder, as `hipporag index --corpus PATH --lang CODE` does.
+pub fn rule_index(
+    path: &str,
+    language: hipporag_wasm::text::Language,
+) -> hipporag_wasm::index::IndexData {
+    use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
+    let corpus = hipporag_indexer::corpus::read_corpus(&data(path)).unwrap();
+    let rules = RuleOptions {
+        language,
+        ..Default::default()
+    };
+    let (docs, _) = extract_corpus(&corpus, &rules);
+    let opts = hipporag_indexer::graph::BuildOptions {
+        language,
+        ..Default::default()
+    };
+    let encoder = hipporag_wasm::embeddings::HashedNgramEncoder::default();
+    let (data, _) = hipporag_indexer::graph::GraphBuilder::from_openie(corpus, &docs)
+        .and_then(|g| g.build(&encoder, &opts, &()))
+        .unwrap();
+    assert_eq!(data.header.build.language, language);
+    data
 }
 
 /// `target/fixtures/<name>` below the workspace root.

@@ -8,9 +8,7 @@
 mod common;
 
 use common::data;
-use hipporag_indexer::corpus::read_corpus;
 use hipporag_indexer::eval::{EvalSet, evaluate, load_questions};
-use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::rules::{RuleOptions, extract_corpus};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::Passage;
@@ -27,22 +25,7 @@ fn xquad_retriever(language: Language) -> Retriever {
 /// The corpus at `path` (under the data directory) in `language`, indexed with the rule
 /// extractor and the lexical encoder.
 fn retriever(path: &str, language: Language) -> Retriever {
-    let corpus = read_corpus(&data(path)).unwrap();
-    let rules = RuleOptions {
-        language,
-        ..Default::default()
-    };
-    let (docs, _) = extract_corpus(&corpus, &rules);
-    let opts = BuildOptions {
-        language,
-        ..Default::default()
-    };
-    let enc = HashedNgramEncoder::default();
-    let (data_a, _) = GraphBuilder::from_openie(corpus, &docs)
-        .and_then(|g| g.build(&enc, &opts, &()))
-        .unwrap();
-    assert_eq!(data_a.header.build.language, language);
-    Retriever::from_bytes(&data_a.to_bytes()).unwrap()
+    Retriever::from_bytes(&common::rule_index(path, language).to_bytes()).unwrap()
 }
 
 /// R@2 and R@5 of bm25, hipporag1 and hybrid (in that order; hybrid with `phrase_weight`, `None`

@@ -37,7 +37,7 @@ fn musique() -> IndexData {
 
 /// Small pieces, so that a query spans many.
 const OPTS: PieceOptions = PieceOptions {
-    term_piece_bytes: 4_000,
+    term_piece_bytes: Some(4_000),
     cluster_piece_bytes: 2_000,
     phrase_piece_bytes: 3_000,
     fragment_piece_gzip_bytes: 5_000,
@@ -151,7 +151,7 @@ fn a_site_past_the_piece_caps_gets_larger_pieces_not_more_and_ranks_the_same() {
     // One byte a piece: every key, phrase and passage would be a piece of its own (about
     // 14,000 keys, 20,000 phrases and 1,890 passages: each past its cap's share of bytes).
     let tiny = PieceOptions {
-        term_piece_bytes: 1,
+        term_piece_bytes: Some(1),
         phrase_piece_bytes: 1,
         fragment_piece_gzip_bytes: 1,
         ..OPTS
@@ -533,5 +533,80 @@ fn half_typed_and_misspelt_questions_rank_in_the_pieces_as_in_the_single_file_an
         "misspelt among the first three letters: {} vs {}",
         found[2],
         plain[2]
+    );
+}
+
+#[test]
+fn a_language_read_in_pairs_gets_smaller_term_pieces_and_a_first_search_fetches_fewer_term_bytes() {
+    use hipporag_indexer::pieces::{PAIRS_TERM_PIECE_BYTES, TERM_PIECE_BYTES, term_piece_bytes};
+    use hipporag_wasm::text::Language;
+    for (language, bytes) in [
+        (Language::English, TERM_PIECE_BYTES),
+        (Language::German, TERM_PIECE_BYTES),
+        (Language::Arabic, TERM_PIECE_BYTES),
+        (Language::Chinese, PAIRS_TERM_PIECE_BYTES),
+        (Language::Japanese, PAIRS_TERM_PIECE_BYTES),
+        (Language::Thai, PAIRS_TERM_PIECE_BYTES),
+    ] {
+        assert_eq!(term_piece_bytes(language), bytes, "{language:?}");
+    }
+    // JSQuAD's 1,145 Japanese paragraphs, and every 4th of its first 160 questions, each as a
+    // fresh page's first search: cut by the language and cut as a spaced language's would be.
+    let data_ = common::rule_index("multilingual/jsquad_valid_corpus.json", Language::Japanese);
+    let questions: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(data("multilingual/jsquad_valid.json")).unwrap(),
+    )
+    .unwrap();
+    let questions: Vec<&str> = questions
+        .iter()
+        .step_by(4)
+        .take(40)
+        .map(|q| q["question"].as_str().unwrap())
+        .collect();
+    let by_language = PieceOptions::default();
+    let spaced = PieceOptions {
+        term_piece_bytes: Some(TERM_PIECE_BYTES),
+        ..by_language
+    };
+    let (mut pieces_of, mut term_bytes, mut rankings) = ([0; 2], [0; 2], [vec![], vec![]]);
+    for (k, opts) in [by_language, spaced].iter().enumerate() {
+        let files = pieces::write(&data_, opts).unwrap();
+        pieces_of[k] = files.counts.term;
+        let tmp = tempfile::tempdir().unwrap();
+        for p in std::iter::once(&files.meta).chain(&files.pieces) {
+            std::fs::write(tmp.path().join(&p.name), &p.bytes).unwrap();
+        }
+        let stored: std::collections::HashMap<&str, usize> = files
+            .pieces
+            .iter()
+            .map(|p| (p.name.as_str(), p.bytes.len()))
+            .collect();
+        let dir = PieceDir::new(tmp.path());
+        for q in &questions {
+            let mut index = dir.open(&files.meta.name).unwrap();
+            let mut fetched = Vec::new();
+            index
+                .load(q, &mut |name: &str| {
+                    fetched.push(name.to_string());
+                    dir.read(name)
+                })
+                .unwrap();
+            term_bytes[k] += fetched
+                .iter()
+                .filter(|n| PieceKind::of_name(n) == Some(PieceKind::Term))
+                .map(|n| stored[n.as_str()])
+                .sum::<usize>();
+            rankings[k].push(index.search(q, &hybrid10()).unwrap());
+        }
+    }
+    assert_eq!(rankings[0], rankings[1], "the cut changes no ranking");
+    assert!(
+        pieces_of[0] > pieces_of[1] * 3 / 2,
+        "term pieces: {pieces_of:?}"
+    );
+    // About a third fewer gzipped term bytes per first search.
+    assert!(
+        term_bytes[0] * 4 < term_bytes[1] * 3,
+        "term bytes of 40 first searches, by language / spaced: {term_bytes:?}"
     );
 }

@@ -76,7 +76,7 @@ fn main() {
 fn setting(s: &str) -> PieceOptions {
     let v: Vec<usize> = s.split(',').map(|x| x.parse().expect("a number")).collect();
     PieceOptions {
-        term_piece_bytes: v[0],
+        term_piece_bytes: Some(v[0]),
         cluster_piece_bytes: v[1],
         fragment_piece_gzip_bytes: v[2],
         fragment_text_chars: v[3],
@@ -118,7 +118,7 @@ fn report(opts: &PieceOptions, files: &PieceFiles, qs: &[EvalQuestion]) {
     let kb = |b: usize| b as f64 / 1e3;
     println!(
         "{:>6} {:>8} {:>6} {:>5} {:>6} {:>9.0} {:>11.1} {:>18} {:>12.1} {:>10.1} {:>10.1}",
-        opts.term_piece_bytes,
+        opts.term_piece_bytes.unwrap_or_default(),
         opts.cluster_piece_bytes,
         opts.fragment_piece_gzip_bytes,
         opts.fragment_text_chars,

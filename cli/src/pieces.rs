@@ -18,9 +18,10 @@ pub(crate) struct PiecesArgs {
     /// The output directory (replaced).
     #[arg(long)]
     pub(crate) out: PathBuf,
-    /// Term pieces end at the first key past this many uncompressed bytes.
-    #[arg(long, default_value_t = PieceOptions::default().term_piece_bytes)]
-    pub(crate) term_piece_bytes: usize,
+    /// Term pieces end at the first key past this many uncompressed bytes [default: 3000 for
+    /// a language read in units and pairs (zh, ja, th, lo, km, my), 6000 otherwise].
+    #[arg(long)]
+    pub(crate) term_piece_bytes: Option<usize>,
     /// Cluster pieces hold as many IVF clusters, smallest first, as fit in this many
     /// uncompressed bytes (a cluster as large or larger is a piece of its own).
     #[arg(long, default_value_t = PieceOptions::default().cluster_piece_bytes)]

@@ -254,6 +254,13 @@ impl Language {
         cfg!(feature = "snowball") || !self.snowball_only()
     }
 
+    /// Whether [`terms`] cuts runs of the language's script into units and pairs (Chinese,
+    /// Japanese, Thai, Lao, Khmer, Burmese): such a text gives about two terms per character
+    /// where a spaced language gives one per word, so a question touches more distinct terms.
+    pub fn reads_pairs(self) -> bool {
+        matches!(self.reading(), Reading::Pairs(_))
+    }
+
     /// Whether the language's stemmer is one that only the `snowball` feature compiles in:
     /// every stemmed language but English and Russian. A site with such a language is served
     /// the search module built with it.

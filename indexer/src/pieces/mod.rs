@@ -3,8 +3,9 @@
 //! in order with one cutting function (`cut.rs`):
 //!
 //! * the meta piece ([`write()`]);
-//! * term pieces cut at key boundaries every [`PieceOptions::term_piece_bytes`] (at most
-//!   [`MAX_TERM_PIECES`] pieces, `term.rs`);
+//! * term pieces cut at key boundaries every [`PieceOptions::term_piece_bytes`] (by default
+//!   [`term_piece_bytes`] of the index's language; at most [`MAX_TERM_PIECES`] pieces,
+//!   `term.rs`);
 //! * cluster pieces of the static embeddings' IVF clusters (one cluster each, the small ones
 //!   together up to [`PieceOptions::cluster_piece_bytes`], `cluster.rs`);
 //! * phrase pieces of the phrase nodes in key order with their node specificity and PPR vector
@@ -41,6 +42,7 @@ use hipporag_wasm::pieces::{
     meta_name, piece_hash, piece_name, tag,
 };
 use hipporag_wasm::search::RetrieveOptions;
+use hipporag_wasm::text::Language;
 use serde::Serialize;
 
 use crate::{Error, Result};
@@ -54,8 +56,8 @@ pub use phrase::ppr_vectors;
 #[derive(Debug, Clone, Copy)]
 pub struct PieceOptions {
     /// Term pieces: posting lists and sign rows (raised on a site whose keys would take more
-    /// than [`MAX_TERM_PIECES`]).
-    pub term_piece_bytes: usize,
+    /// than [`MAX_TERM_PIECES`]); `None` for [`term_piece_bytes`] of the index's language.
+    pub term_piece_bytes: Option<usize>,
     /// Cluster pieces: the IVF clusters taken in ascending size (passage codes and gaps), as
     /// many to a piece as fit in this, so that a cluster this large or larger is a piece of
     /// its own and smaller ones share (0: a piece per cluster).
@@ -74,14 +76,14 @@ pub struct PieceOptions {
 }
 
 impl Default for PieceOptions {
-    /// 6 KB of terms, 4 KB of phrases, a piece per IVF cluster (the clusters are bounded in
+    /// Terms by the index's language ([`term_piece_bytes`]), 4 KB of phrases, a piece per IVF cluster (the clusters are bounded in
     /// size, [`crate::ivf::CLUSTER_CAPACITY_PERCENT`], so none is small enough
     /// to share with profit), 1.7 KB of gzipped fragments holding whole passage texts
     /// ([`DEFAULT_FRAGMENT_TEXT_CHARS`]). docs/index-format.md ("How to cut the pieces") has
     /// the sweeps these came from.
     fn default() -> Self {
         Self {
-            term_piece_bytes: TERM_PIECE_BYTES,
+            term_piece_bytes: None,
             cluster_piece_bytes: 0,
             phrase_piece_bytes: PHRASE_PIECE_BYTES,
             fragment_piece_gzip_bytes: FRAGMENT_PIECE_GZIP_BYTES,
@@ -90,9 +92,27 @@ impl Default for PieceOptions {
     }
 }
 
-/// [`PieceOptions::term_piece_bytes`] by default (docs/index-format.md, "Pieces named by the
-/// build id").
+/// [`PieceOptions::term_piece_bytes`] by default for a language read in words
+/// (docs/index-format.md, "Pieces named by the build id").
 pub const TERM_PIECE_BYTES: usize = 6_000;
+
+/// [`PieceOptions::term_piece_bytes`] by default for a language read in units and pairs
+/// ([`Language::reads_pairs`]): a question there touches about twice as many terms, each in
+/// its own piece more often than not, so pieces half as large keep its first search's term
+/// bytes near a spaced language's (docs/index-format.md, "Term pieces of a language read in
+/// pairs").
+pub const PAIRS_TERM_PIECE_BYTES: usize = 3_000;
+
+/// The uncompressed bytes after which a term piece of an index in `language` ends by default:
+/// [`PAIRS_TERM_PIECE_BYTES`] when [`terms`](hipporag_wasm::text::terms) reads it in units and
+/// pairs, [`TERM_PIECE_BYTES`] otherwise.
+pub fn term_piece_bytes(language: Language) -> usize {
+    if language.reads_pairs() {
+        PAIRS_TERM_PIECE_BYTES
+    } else {
+        TERM_PIECE_BYTES
+    }
+}
 
 /// [`PieceOptions::phrase_piece_bytes`] by default (docs/index-format.md, "Pieces named by the
 /// build id").

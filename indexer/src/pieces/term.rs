@@ -8,7 +8,7 @@ use hipporag_wasm::lexical::{Bm25Data, DELETES_KEY_PREFIX, deletes_key, entry_ke
 use hipporag_wasm::pieces::{StoredTermPiece, TermPiece, TermRange, tag};
 
 use super::cut::{boundaries, runs};
-use super::{MAX_TERM_PIECES, Piece, PieceOptions, gzip_piece};
+use super::{MAX_TERM_PIECES, Piece, PieceOptions, gzip_piece, term_piece_bytes};
 use crate::{Error, Result};
 
 /// What a key of the term pieces stands for.
@@ -74,7 +74,10 @@ pub(super) fn pieces(
     let keys = t.keys(&delete_keys, &deletes);
     let size = |k: usize| t.size(keys[k].0, keys[k].1);
     let total = (0..keys.len()).map(size).sum::<usize>();
-    let target = opts.term_piece_bytes.max(total.div_ceil(MAX_TERM_PIECES));
+    let target = opts
+        .term_piece_bytes
+        .unwrap_or_else(|| term_piece_bytes(bm25.language))
+        .max(total.div_ceil(MAX_TERM_PIECES));
     let runs = runs(keys.len(), target, size);
     let ranges = boundaries(&runs, |k| keys[k].0)
         .into_iter()
