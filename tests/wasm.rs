@@ -211,6 +211,18 @@ fn js_api_round_trip_and_errors() {
     assert!(msg.contains("corrupt"), "{msg}");
 }
 
+/// NFKD comes from the JS engine in wasm: the folded terms must be the native ones.
+#[wasm_bindgen_test]
+fn accent_folds_in_the_js_engine_equal_the_native_ones() {
+    for (input, want) in normalize_cases::FOLD_CASES {
+        assert_eq!(
+            hipporag_wasm::text::fold_latin_accents(input),
+            *want,
+            "{input:?}"
+        );
+    }
+}
+
 /// NFKD comes from the JS engine in wasm: the keys must be the native ones.
 #[wasm_bindgen_test]
 fn phrase_keys_in_the_js_engine_equal_the_native_ones() {

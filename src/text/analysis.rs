@@ -9,6 +9,8 @@
 //!   `path`, `join`), so a query can name either;
 //! * any other word: its stem by the Snowball stemmer of the [`Language`] (`rust-stemmers`;
 //!   Porter 2 for English; Russian's for Cyrillic words in a Russian index);
+//! * each of those with the accents of its Latin letters folded first ([`fold_latin_accents`],
+//!   before the stemmer, in Pagefind's order: "café" and "cafe" are one term);
 //! * in a Chinese index, a run of Han characters (UAX #29 makes each one a word): every
 //!   character and every overlapping pair, as Lucene's `CJKBigramFilter` with its unigrams
 //!   kept. Bigrams stand in for words without a segmentation dictionary, which the browser
@@ -23,6 +25,8 @@
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::UnicodeSegmentation;
+
+use super::fold_latin_accents;
 
 /// The language of an index's text: it picks the stemmer, how words are cut and which
 /// stopwords the indexer leaves out. Recorded in the index ([`crate::index::BuildInfo`]), so
@@ -374,14 +378,17 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
         Reading::OwnScript(..) | Reading::Pairs(_) => stemmer(Algorithm::English),
         Reading::Stemmed(_) | Reading::Plain => None,
     };
+    // Accents folded before the stemmer, so that two spellings that differ only in them meet
+    // in one term (Pagefind's order).
     let stem = |w: &str| -> String {
+        let w = fold_latin_accents(w);
         let by = match own_script {
             Some(script) if !w.chars().any(script) => english.as_ref(),
             _ => own.as_ref().or(english.as_ref()),
         };
         match by {
-            Some(s) => s.stem(w).into_owned(),
-            None => w.to_string(),
+            Some(s) => s.stem(&w).into_owned(),
+            None => w.into_owned(),
         }
     };
     let unit = match reading {
@@ -410,7 +417,7 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             .filter(|p| !p.is_empty())
             .collect();
         if parts.len() > 1 || (parts.len() == 1 && word.len() > parts[0].len()) {
-            out.push(word.clone());
+            out.push(fold_latin_accents(&word).into_owned());
             out.extend(parts.iter().map(|p| stem(p)));
         } else if let Some(p) = parts.first() {
             out.push(stem(p));
@@ -533,6 +540,38 @@ mod tests {
         assert!(terms("  -- ... ", Language::English).is_empty());
     }
 
+    /// A word typed without its accents finds the word with them, in every language with Latin
+    /// letters; other scripts keep their marks.
+    #[test]
+    fn latin_accents_are_folded_before_the_stemmer() {
+        for (language, accented, plain) in [
+            (Language::English, "café résumé naïve", "cafe resume naive"),
+            (Language::French, "économie élèves", "economie eleves"),
+            (Language::Spanish, "canción árboles", "cancion arboles"),
+            (Language::Portuguese, "São Paulo", "Sao Paulo"),
+            (Language::Turkish, "şehir", "sehir"),
+            (Language::Other, "Việt Nam", "Viet Nam"),
+            (Language::Russian, "Café", "cafe"),
+            (Language::English, "cafe\u{301}", "cafe"),
+        ] {
+            assert_eq!(
+                terms(accented, language),
+                terms(plain, language),
+                "{language:?} {accented}"
+            );
+        }
+        assert_eq!(terms("Łódź", Language::Other), ["łodz"]);
+        // Marks that are letters stay: Cyrillic й, Devanagari vowel signs, Greek tonos.
+        assert_eq!(terms("йод", Language::Russian), ["йод"]);
+        assert_ne!(terms("हिंदी", Language::Other), terms("हद", Language::Other));
+        assert_eq!(terms("δρόμος", Language::Other), ["δρόμος"]);
+        // Greek's stemmer drops its accents itself.
+        assert_eq!(
+            terms("δρόμος", Language::Greek),
+            terms("δρομος", Language::Greek)
+        );
+    }
+
     /// 19 random bytes of a site's page held `"H\u{1}\u{6df}\u{365}"`: UAX #29 makes
     /// `"\u{1}\u{6df}\u{365}"` a word (its marks are alphabetic), whose term then began with
     /// the deletes dictionary's prefix. No control character reaches a term.
@@ -608,7 +647,7 @@ mod tests {
     fn other_languages_are_read_plainly() {
         assert_eq!(
             terms("Języki programowania", Language::Other),
-            ["języki", "programowania"]
+            ["jezyki", "programowania"]
         );
         assert_eq!(Language::read_tag("pl-PL"), Some(Language::Other));
         assert_eq!(Language::read_tag("und"), Some(Language::Other));

@@ -23,6 +23,8 @@
 //! policy, so both give the same result; `tests/wasm.rs` checks them on Latin, Greek, Cyrillic,
 //! Devanagari, CJK, ligature and full-width strings.
 
+use std::borrow::Cow;
+
 use unicode_normalization::char::is_combining_mark;
 
 /// NFKD (compatibility decomposition) of `s`.
@@ -84,6 +86,54 @@ pub fn normalize_phrase(s: &str) -> String {
         }
     }
     out
+}
+
+/// `term` with the accents of its Latin letters folded away, every other character as it was:
+/// a precomposed Latin letter becomes its NFKD decomposition without the combining marks
+/// ("é" → "e", "ǆ" → "dz"), and a combining mark after a Latin letter is dropped (text in NFD).
+/// Letters with no decomposition stay ("ø", "ł", "ß", "æ"), and so do Greek, Cyrillic, Arabic,
+/// Indic and CJK characters with their marks, which are letters there. Borrowed when nothing
+/// changes (every ASCII term).
+///
+/// The same folding as [`normalize_phrase`]'s, for one BM25 term: [`crate::text::terms`] folds
+/// each stem, so "cafe" finds "café" and "Sao Paulo" finds "São Paulo". Pagefind folds every
+/// word's diacritics too (`normalize_diacritics` in its indexer, NFD without combining marks,
+/// in every script).
+///
+/// ```
+/// use hipporag_wasm::text::fold_latin_accents;
+/// assert_eq!(fold_latin_accents("résumé"), "resume");
+/// assert_eq!(fold_latin_accents("e\u{301}te\u{301}"), "ete");
+/// assert_eq!(fold_latin_accents("łódź"), "łodz");
+/// assert_eq!(fold_latin_accents("й"), "й");
+/// ```
+pub fn fold_latin_accents(term: &str) -> Cow<'_, str> {
+    let folds = |c: char| (!c.is_ascii() && is_latin_base(c)) || is_combining_mark(c);
+    if !term.chars().any(folds) {
+        return Cow::Borrowed(term);
+    }
+    let mut out = String::with_capacity(term.len());
+    let mut after_latin = false;
+    for c in term.chars() {
+        if is_combining_mark(c) {
+            if !after_latin {
+                out.push(c);
+            }
+            continue;
+        }
+        after_latin = is_latin_base(c);
+        if after_latin && !c.is_ascii() {
+            let mut buf = [0u8; 4];
+            out.extend(nfkd(c.encode_utf8(&mut buf)).filter(|&d| !is_combining_mark(d)));
+        } else {
+            out.push(c);
+        }
+    }
+    if out == term {
+        Cow::Borrowed(term)
+    } else {
+        Cow::Owned(out)
+    }
 }
 
 /// Splits normalised text into its space-separated tokens.

@@ -1,4 +1,4 @@
-//! Phrase normalisation cases shared by the native test (`tests/normalize.rs`) and the wasm test
+//! Phrase normalisation and accent folding cases shared by the native test (`tests/normalize.rs`) and the wasm test
 //! (`tests/wasm.rs`): NFKD comes from `unicode-normalization` natively and from the JS engine in
 //! wasm, and both must give these keys. Latin accents, ligatures, full-width forms, Greek,
 //! Cyrillic, Devanagari, Hangul, CJK, superscripts and symbols.
@@ -24,4 +24,23 @@ pub const CASES: &[(&str, &str)] = &[
     ("Œuvre — l’été", "œuvre l ete"),
     ("№ 5 ℃ ™", "no 5 c tm"),
     ("--", ""),
+];
+
+/// `(term, folded)` for `text::fold_latin_accents`: precomposed and combining Latin accents,
+/// Latin letters with no decomposition, Vietnamese's stacked marks, and other scripts' marks,
+/// which stay.
+pub const FOLD_CASES: &[(&str, &str)] = &[
+    ("résumé", "resume"),
+    ("e\u{301}te\u{301}", "ete"),
+    ("ångström", "angstrom"),
+    ("łódź", "łodz"),
+    ("straße", "straße"),
+    ("ǆungla", "dzungla"),
+    ("việt", "viet"),
+    ("şehir", "sehir"),
+    ("йод", "йод"),
+    ("αθήνα", "αθήνα"),
+    ("हिन्दी", "हिन्दी"),
+    ("東京", "東京"),
+    ("os.path", "os.path"),
 ];
