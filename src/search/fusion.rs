@@ -19,7 +19,9 @@
 //! `score = (1 − w)·b + w·g`, with `w` the graph weight: a caller's `phrase_weight`, or by
 //! default [`graph_weight`], decided per query from how much of the graph share falls on the
 //! passages the passage share ranks best. When `0 < w < 1`, the passage share's best two
-//! passages then keep a place in the first five ([`keep_passage_share_best`]).
+//! passages then keep a place in the first five ([`keep_passage_share_best`]), and its best
+//! ranks first when it leads the passage share's second by [`FIRST_PLACE_LEAD`]
+//! ([`put_leading_passage_first`]).
 
 use crate::graph::{MinMax, PprVector, top_k_positive};
 use crate::lexical::TermDictionary;
@@ -240,6 +242,7 @@ pub fn hybrid_scores(
         .collect();
     if weight > 0.0 && weight < 1.0 {
         keep_passage_share_best(&b, &mut scores);
+        put_leading_passage_first(&b, &mut scores);
     }
     Some(HybridScores {
         scores,
@@ -285,6 +288,40 @@ pub fn keep_passage_share_best(b: &[f64], scores: &mut [f64]) {
             } else {
                 f64::from_bits(at.to_bits() + 1)
             };
+        }
+    }
+}
+
+/// The lead, as a share of its own score, by which the passage share's best passage must
+/// exceed its second for [`put_leading_passage_first`] to rank it first (docs/tuning.md, "The
+/// passage share's clear leader ranked first").
+pub const FIRST_PLACE_LEAD: f64 = 0.1;
+
+/// Ranks the passage share's best passage first in `scores` (the hybrid mix, one value per
+/// passage) when it leads: when its score in `b` (the passage share) exceeds the second best's
+/// by at least [`FIRST_PLACE_LEAD`] of its own, `1 − b₂/b₁ ≥ 0.1` (a lone passage with
+/// `b > 0` leads by all of it). It then gets the next float above the best score, so no other
+/// passage changes rank but those it passes, each one place down. Otherwise nothing moves.
+///
+/// Why: when the question's words pick one passage out clearly, that passage is the answer
+/// on single-hop questions (XQuAD, JSQuAD) more often than the graph's first, and on
+/// multi-hop ones it is a supporting passage as often; when the passage share is close
+/// between several, the graph settles the first place. It moves a passage within the first
+/// five only ([`keep_passage_share_best`] has put it there), so recall@5 does not change.
+pub fn put_leading_passage_first(b: &[f64], scores: &mut [f64]) {
+    let lead = match top_k_positive(b, 2).as_slice() {
+        [(j, b1), (_, b2)] => (*j, 1.0 - b2 / b1),
+        [(j, _)] => (*j, 1.0),
+        _ => return,
+    };
+    if lead.1 < FIRST_PLACE_LEAD {
+        return;
+    }
+    if let [(first, top)] = top_k_positive(scores, 1).as_slice() {
+        if *first != lead.0 {
+            // `top > 0` (a positive score), so its bits + 1 are the next float up
+            // (`f64::next_up`, after this crate's minimum Rust).
+            scores[lead.0] = f64::from_bits(top.to_bits() + 1);
         }
     }
 }
@@ -513,11 +550,38 @@ mod tests {
     }
 
     #[test]
+    fn the_passage_shares_leader_ranks_first_and_a_close_best_does_not() {
+        let ranking = |scores: &[f64]| -> Vec<usize> {
+            top_k_positive(scores, scores.len())
+                .iter()
+                .map(|x| x.0)
+                .collect()
+        };
+        let graph = [0.8, 0.7, 0.6, 0.5, 0.4];
+        // Passage 3 leads passage 4 by a fifth of its score: first; the others one down.
+        let mut scores = graph;
+        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.5, 0.4], &mut scores);
+        assert_eq!(ranking(&scores), [3, 0, 1, 2, 4]);
+        // By a twentieth: the graph keeps the first place.
+        let mut scores = graph;
+        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.5, 0.475], &mut scores);
+        assert_eq!(scores, graph);
+        // A lone passage the text matches leads by all of it; one first already stays.
+        let mut scores = graph;
+        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.0, 1.0], &mut scores);
+        assert_eq!(ranking(&scores), [4, 0, 1, 2, 3]);
+        let mut scores = graph;
+        put_leading_passage_first(&[1.0, 0.0, 0.0, 0.0, 0.0], &mut scores);
+        assert_eq!(scores, graph);
+    }
+
+    #[test]
     fn hybrid_scores_keep_the_texts_best_passages_unless_the_graph_is_all() {
-        // BM25 matches passage 9 alone; the graph spreads over passages 0..9 (not 9).
-        let mut bm25 = [0.0; 10];
+        // BM25 matches passages 9 and 10, close; the graph spreads over passages 0..9.
+        let mut bm25 = [0.0; 11];
         bm25[9] = 1.0;
-        let pages: Vec<u32> = (0..10).collect();
+        bm25[10] = 0.95;
+        let pages: Vec<u32> = (0..11).collect();
         let s = PassageSignals {
             bm25: &bm25,
             statics: None,
@@ -532,14 +596,19 @@ mod tests {
             name_factor: 1.0,
             phrase_weight: Some(phrase_weight),
         };
-        let rank_of_9 = |pw: f64| {
-            let h = hybrid_scores(&s, &[(1.0, &v)], &w(pw)).unwrap();
-            top_k_positive(&h.scores, 10).iter().position(|x| x.0 == 9)
+        let rank_of_9 = |s: &PassageSignals<'_>, pw: f64| {
+            let h = hybrid_scores(s, &[(1.0, &v)], &w(pw)).unwrap();
+            top_k_positive(&h.scores, 11).iter().position(|x| x.0 == 9)
         };
-        // At 0.99 the mix alone puts passage 9 last; it is kept fourth.
-        assert_eq!(rank_of_9(0.99), Some(3));
+        // At 0.99 the mix alone puts passages 9 and 10 last; they are kept fourth and fifth.
+        assert_eq!(rank_of_9(&s, 0.99), Some(3));
         // The graph alone (a caller's weight 1) ranks as the graph does.
-        assert_eq!(rank_of_9(1.0), None);
+        assert_eq!(rank_of_9(&s, 1.0), None);
+        // BM25 matching passage 9 alone: it leads, and ranks first.
+        let mut alone = bm25;
+        alone[10] = 0.0;
+        let s = PassageSignals { bm25: &alone, ..s };
+        assert_eq!(rank_of_9(&s, 0.99), Some(0));
     }
 
     #[test]
