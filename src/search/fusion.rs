@@ -524,14 +524,16 @@ mod tests {
         assert!(hybrid_scores(&s0, &[], &w).is_none());
     }
 
+    /// Passages by `scores`, best first (ties by id).
+    fn ranking(scores: &[f64]) -> Vec<usize> {
+        top_k_positive(scores, scores.len())
+            .iter()
+            .map(|x| x.0)
+            .collect()
+    }
+
     #[test]
     fn the_passage_shares_best_two_keep_ranks_four_and_five() {
-        let ranking = |scores: &[f64]| -> Vec<usize> {
-            top_k_positive(scores, scores.len())
-                .iter()
-                .map(|x| x.0)
-                .collect()
-        };
         // The graph ranks passages 0..8 in order; the text's best are 7, then 6.
         let b = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.3, 0.7];
         let mut scores = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
@@ -551,12 +553,6 @@ mod tests {
 
     #[test]
     fn the_passage_shares_leader_ranks_first_and_a_close_best_does_not() {
-        let ranking = |scores: &[f64]| -> Vec<usize> {
-            top_k_positive(scores, scores.len())
-                .iter()
-                .map(|x| x.0)
-                .collect()
-        };
         let graph = [0.8, 0.7, 0.6, 0.5, 0.4];
         // Passage 3 leads passage 4 by a fifth of its score: first; the others one down.
         let mut scores = graph;
