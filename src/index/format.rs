@@ -44,7 +44,7 @@ use crate::{Error, Result};
 /// The first 8 bytes of every index file.
 pub const MAGIC: &[u8; 8] = b"HIPPORAG";
 /// The payload layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 /// Bytes before the payload.
 pub const PREFIX_LEN: usize = 24;
 

@@ -11,7 +11,7 @@ use crate::{Error, Result};
 
 /// The layout of the meta, term, cluster and phrase pieces this build writes and reads
 /// (CHANGELOG.md lists what each version changed).
-pub const PIECE_VERSION: u32 = 10;
+pub const PIECE_VERSION: u32 = 11;
 
 /// Bytes of SHA-256 in the meta piece's name and in the build id.
 pub const HASH_LEN: usize = 8;

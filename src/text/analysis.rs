@@ -39,8 +39,8 @@ use super::fold_latin_accents;
 ///   English one on Latin words;
 /// * Chinese: Han characters and their pairs;
 /// * the languages written without spaces between words (Japanese, Thai, Lao, Khmer, Burmese):
-///   each run of their script cut into the units UAX #29 gives (grapheme clusters, a Katakana
-///   word) and their pairs; Latin words as in English;
+///   each run of their script cut into units (grapheme clusters) and their pairs, a Katakana
+///   word of three characters or more whole too; Latin words as in English;
 /// * [`Language::Other`], any other language: UAX #29 words, lowercased, no stemmer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -87,8 +87,8 @@ pub enum Language {
     Tamil,
     /// Turkish: Snowball's Turkish stemmer on every word.
     Turkish,
-    /// Japanese: runs of kana and Han cut into UAX #29's units (a character; a Katakana word)
-    /// and their pairs.
+    /// Japanese: runs of kana and Han cut into characters and their pairs; a Katakana word of
+    /// three characters or more is a term whole too.
     Japanese,
     /// Thai: runs of Thai cut into grapheme clusters and their pairs.
     Thai,
@@ -396,16 +396,17 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
         _ => None,
     };
     let mut out = Vec::new();
-    // The run of units being read (end offset, unit), as UAX #29 gives each its own word.
-    let mut run: Vec<(usize, &str)> = Vec::new();
+    // The run of units being read (end offset, unit, the whole word that begins with it), as
+    // UAX #29 gives each its own word.
+    let mut run: Vec<Unit> = Vec::new();
     for (offset, word) in text.unicode_word_indices() {
         if let Some(unit) = unit {
             if unit(word) {
-                if run.last().is_some_and(|&(end, _)| end != offset) {
+                if run.last().is_some_and(|u| u.end != offset) {
                     unit_terms(&run, &mut out);
                     run.clear();
                 }
-                run.push((offset + word.len(), word));
+                push_units(&mut run, offset, word, language);
                 continue;
             }
             unit_terms(&run, &mut out);
@@ -490,12 +491,56 @@ fn compose_cyrillic(t: &str) -> String {
 /// The terms of one run of adjacent units (Han characters, kana, Thai grapheme clusters):
 /// each unit, then the pair it starts; lowercased (fullwidth Latin inside a run stays as it
 /// is), without control characters.
-fn unit_terms(run: &[(usize, &str)], out: &mut Vec<String>) {
-    for (k, &(_, u)) in run.iter().enumerate() {
-        out.push(without_controls(u.to_lowercase()));
-        if let Some(&(_, v)) = run.get(k + 1) {
-            out.push(without_controls(format!("{u}{v}").to_lowercase()));
+fn unit_terms(run: &[Unit], out: &mut Vec<String>) {
+    for (k, u) in run.iter().enumerate() {
+        if let Some(whole) = u.whole {
+            out.push(without_controls(whole.to_lowercase()));
         }
+        out.push(without_controls(u.text.to_lowercase()));
+        if let Some(v) = run.get(k + 1) {
+            out.push(without_controls(
+                format!("{}{}", u.text, v.text).to_lowercase(),
+            ));
+        }
+    }
+}
+
+/// One unit of a run read in units and pairs ([`terms`]).
+struct Unit<'a> {
+    /// Its end, a byte offset into the text.
+    end: usize,
+    /// The unit.
+    text: &'a str,
+    /// The word of three units or more that begins with it, a term of its own.
+    whole: Option<&'a str>,
+}
+
+/// Katakana words shorter than this many characters are read only in units and pairs.
+const WHOLE_WORD_UNITS: usize = 3;
+
+/// Appends the units of `word` (a UAX #29 word at byte `offset`) to `run`. A Japanese word of
+/// several characters (UAX #29 keeps a run of Katakana whole: "コンピューター") is cut into
+/// its characters, so that a loanword spelt another way ("コンピュータ") or written inside a
+/// compound still shares pairs with it, and is kept whole too when it has at least
+/// [`WHOLE_WORD_UNITS`] characters (docs/tuning.md, "Katakana words in characters and
+/// pairs"). Every other unit is one unit.
+fn push_units<'a>(run: &mut Vec<Unit<'a>>, offset: usize, word: &'a str, language: Language) {
+    if language != Language::Japanese {
+        run.push(Unit {
+            end: offset + word.len(),
+            text: word,
+            whole: None,
+        });
+        return;
+    }
+    let characters: Vec<(usize, &str)> = word.grapheme_indices(true).collect();
+    let whole = (characters.len() >= WHOLE_WORD_UNITS).then_some(word);
+    for (k, &(at, text)) in characters.iter().enumerate() {
+        run.push(Unit {
+            end: offset + at + text.len(),
+            text,
+            whole: if k == 0 { whole } else { None },
+        });
     }
 }
 
@@ -617,7 +662,7 @@ mod tests {
     }
 
     /// Thai, Lao, Khmer, Burmese and Japanese have no spaces between words: each run of their
-    /// script gives its units (UAX #29's grapheme clusters, a Katakana word) and their pairs.
+    /// script gives its units (UAX #29's grapheme clusters; Japanese characters) and their pairs.
     #[test]
     fn scripts_without_spaces_give_units_and_pairs() {
         // "ภาษาไทย": UAX #29 keeps a consonant with its vowel and tone marks.
@@ -626,9 +671,16 @@ mod tests {
         assert!(th.contains(&"ไท".to_string()), "{th:?}");
         assert!(th.iter().all(|t| t.chars().count() <= 4), "{th:?}");
         assert_eq!(
-            terms("東京タワーへ", Language::Japanese),
-            ["東", "東京", "京", "京タワー", "タワー", "タワーへ", "へ"]
+            terms("東京タワーへ", Language::Japanese).join(" "),
+            "東 東京 京 京タ タワー タ タワ ワ ワー ー ーへ へ"
         );
+        // A Katakana word of two characters is its pair; a loanword spelt two ways still
+        // shares its pairs.
+        assert_eq!(terms("ビル", Language::Japanese), ["ビ", "ビル", "ル"]);
+        let a = terms("コンピューター", Language::Japanese);
+        let b = terms("コンピュータ", Language::Japanese);
+        assert_eq!(b[0], "コンピュータ");
+        assert!(b[1..].iter().all(|t| a.contains(t)), "{a:?} {b:?}");
         // Latin words in a Japanese page are read as English; a space ends a run.
         assert_eq!(
             terms("Python 言語", Language::Japanese),
