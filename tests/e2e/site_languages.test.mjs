@@ -4,7 +4,7 @@
 // `hipporag site` and searched in headless Chromium through the default UI. The build reports
 // each language with its analysis (`be`: the generic `und`, whose index its page searches); the site is served the search module with every
 // Snowball stemmer (German's and Arabic's are not in the small one); each page's UI speaks its
-// language (Arabic right to left) and finds the paragraph of XQuAD's own questions in its
+// language (Arabic right to left), its explanation too, and finds the paragraph of XQuAD's own questions in its
 // language. Screenshot: tests/e2e/out/site_languages_ar.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -79,6 +79,12 @@ test("each language is read, served and spoken as itself", async () => {
     ar: "اطرح سؤالًا عن هذا التوثيق…",
     be: "Ask a question about these docs…",
   };
+  // The explanation behind "Why these results?" speaks the page's language too.
+  const ranking = {
+    de: "Rangfolge: BM25 über die Passagen",
+    ar: "الترتيب: BM25 على المقاطع",
+    be: "Ranking: BM25 over the passages",
+  };
   for (const lang of LANGS) {
     const page = await (await env.browser.newContext({ viewport: { width: 1000, height: 800 } })).newPage();
     const errors = [];
@@ -98,6 +104,8 @@ test("each language is read, served and spoken as itself", async () => {
     }
     // XQuAD's questions name their paragraph's words: nearly all are found in the top 5.
     assert.ok(found >= 0.8 * asked[lang].length, `${lang}: ${found} of ${asked[lang].length} in the top 5`);
+    const explained = await box.locator(".hipporag-explain").textContent();
+    assert.ok(explained.includes(ranking[lang]), `${lang}: ${explained.slice(0, 120)}`);
     if (lang === "ar") await page.screenshot({ path: join(outDir, "site_languages_ar.png") });
     assert.deepEqual(errors, []);
   }

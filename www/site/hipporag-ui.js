@@ -16,8 +16,8 @@
 // renders a button there; it, "/" (outside text fields) or Ctrl-K / ⌘K opens a <dialog> with the
 // same search. In both forms ↓/↑ move between the input and the result links, Enter follows a
 // link, Esc closes the dialog and gives focus back to the button. Its strings follow the page's
-// `<html lang>` (hipporag-ui-strings.js, loaded for a page in another language than English;
-// the explanation's terms stay English). Built on hipporag-site.js (init/search/
+// `<html lang>`, the explanation's too (hipporag-ui-strings.js, loaded for a page in another
+// language than English). Built on hipporag-site.js (init/search/
 // debouncedSearch) and hipporag-helpers.js (h(), the demo's too).
 import { init, debouncedSearch } from "./hipporag-site.js";
 import { h } from "./hipporag-helpers.js";
@@ -30,6 +30,25 @@ const EN = {
   unavailable: "Search is unavailable: {error}",
   failed: "Search failed: {error}",
   results: "{n} results in {ms} ms, computed in this page.",
+  // The explanation: its labels hold their own punctuation (French puts a space before ":").
+  ranking: "Ranking: ",
+  entities: "Query entities: ",
+  seeds: "Seed phrases: ",
+  seed: "{phrase} (cosine {cosine}, specificity {specificity})",
+  topPhrases: "Top PageRank phrases: ",
+  none: "none",
+  via: "via {phrases}",
+  mixed: "; mixed with the personalized PageRank of the seed phrases",
+  refined: " (refined by the semantic model)",
+  loading: " Loading the semantic model to refine them…",
+  notLoaded: " (The semantic model could not be loaded.)",
+  // Each ranking mode, by `res.mode`.
+  modeHybrid:
+    "BM25 over the passages, fused by page with static word-embedding scores when the site has them and, once the semantic model has loaded, the question's dense embedding (reciprocal rank), plus seed phrases when the site weights them",
+  modeBm25: "BM25 over the passages",
+  modeHipporag1: "query entities → seed phrases → personalized PageRank → passages",
+  modeHipporag2: "linked facts and dense passage scores → personalized PageRank",
+  modeDense: "cosine of question and passage embeddings",
 };
 
 /**
@@ -47,6 +66,8 @@ async function pageStrings() {
 const T = await pageStrings();
 /** `T[key]` with `{name}` filled from `values`. */
 const t = (key, values = {}) => T[key].replace(/\{(\w+)\}/g, (_, k) => String(values[k] ?? ""));
+/** The description of ranking mode `mode` (`hybrid` → `modeHybrid`), or the mode's own name. */
+const modeText = (mode) => T[`mode${mode.charAt(0).toUpperCase()}${mode.slice(1)}`] ?? mode;
 
 const css = document.createElement("link");
 css.rel = "stylesheet";
@@ -112,11 +133,12 @@ function panel(root) {
     // A semantic-tier site: the lean results are up; the model's arrive when it has loaded,
     // unless the visitor has typed on.
     if (res.refined) {
-      status.textContent += " Loading the semantic model to refine them…";
+      const lean = status.textContent;
+      status.textContent = lean + t("loading");
       const better = await res.refined;
       if (mine !== current) return;
       if (better) await show(better);
-      else status.textContent = status.textContent.replace(/ Loading the semantic model.*$/, " (The semantic model could not be loaded.)");
+      else status.textContent = lean + t("notLoaded");
     }
   });
 
@@ -138,11 +160,12 @@ function panel(root) {
             ? h(
                 "p",
                 { class: "hipporag-via" },
-                "via ",
-                d.contributions
-                  .slice(0, 5)
-                  .map((c) => c.phrase)
-                  .join(", "),
+                t("via", {
+                  phrases: d.contributions
+                    .slice(0, 5)
+                    .map((c) => c.phrase)
+                    .join(", "),
+                }),
               )
             : null,
         ),
@@ -155,26 +178,25 @@ function panel(root) {
       h(
         "p",
         {},
-        h("strong", {}, "Ranking: "),
-        (RANKINGS[res.mode] ?? res.mode) +
-          (res.mode === "hybrid" && res.damping > 0 && x.seeds.length > 0
-            ? "; mixed with the personalized PageRank of the seed phrases"
-            : ""),
+        h("strong", {}, t("ranking")),
+        modeText(res.mode) + (res.mode === "hybrid" && res.damping > 0 && x.seeds.length > 0 ? t("mixed") : ""),
       ),
       ...(x.seeds.length === 0
         ? []
         : [
-            h("p", {}, h("strong", {}, "Query entities: "), x.entities.join(" · ") || "none"),
+            h("p", {}, h("strong", {}, t("entities")), x.entities.join(" · ") || t("none")),
             h(
               "p",
               {},
-              h("strong", {}, "Seed phrases: "),
-              x.seeds.map((s) => `${s.phrase} (cosine ${s.cosine.toFixed(2)}, specificity ${s.specificity.toFixed(3)})`).join(" · "),
+              h("strong", {}, t("seeds")),
+              x.seeds
+                .map((s) => t("seed", { phrase: s.phrase, cosine: s.cosine.toFixed(2), specificity: s.specificity.toFixed(3) }))
+                .join(" · "),
             ),
             h(
               "p",
               {},
-              h("strong", {}, "Top PageRank phrases: "),
+              h("strong", {}, t("topPhrases")),
               x.topPhrases
                 .slice(0, 10)
                 .map((p) => p.phrase)
@@ -183,7 +205,7 @@ function panel(root) {
           ]),
     );
     const ms = (res.timings.encodeMs + res.timings.retrieveMs + res.timings.entitiesMs).toFixed(1);
-    status.textContent = t("results", { n: items.length, ms }) + (res.tier === "semantic" ? " (refined by the semantic model)" : "");
+    status.textContent = t("results", { n: items.length, ms }) + (res.tier === "semantic" ? t("refined") : "");
     root.dataset.tier = res.tier;
     root.dataset.searches = String(++shown);
   }
@@ -249,15 +271,5 @@ function mount(root) {
   if (root.dataset.hipporagSearch === "modal") modal(root);
   else panel(root);
 }
-
-/** What each mode ranks by, as the explanation says it. */
-const RANKINGS = {
-  hybrid:
-    "BM25 over the passages, fused by page with static word-embedding scores when the site has them and, once the semantic model has loaded, the question's dense embedding (reciprocal rank), plus seed phrases when the site weights them",
-  bm25: "BM25 over the passages",
-  hipporag1: "query entities → seed phrases → personalized PageRank → passages",
-  hipporag2: "linked facts and dense passage scores → personalized PageRank",
-  dense: "cosine of question and passage embeddings",
-};
 
 for (const el of document.querySelectorAll("#hipporag-search, [data-hipporag-search]")) mount(el);
