@@ -124,7 +124,10 @@ pub fn build(passages: &[Passage], language: Language, params: Bm25Params) -> Bm
             builder.add(&doc);
         }
     }
-    builder.finish(language, params)
+    let mut data = builder.finish(language, params);
+    data.stopwords = stop.into_iter().collect();
+    data.stopwords.sort_unstable();
+    data
 }
 
 #[cfg(test)]

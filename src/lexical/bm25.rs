@@ -76,6 +76,11 @@ pub struct Bm25Data {
     pub tf: Vec<u32>,
     /// Indexed terms per passage, `|P|` entries.
     pub doc_len: Vec<u32>,
+    /// The terms the indexer left out of every passage as stopwords (the terms of its
+    /// language's stopword list, `hipporag_indexer::bm25::stopword_terms`), sorted and
+    /// distinct: a question's term found here is a stopword, never a misspelt word
+    /// ([`TermDictionary::is_stopword`]). The index in pieces keeps them in its meta piece.
+    pub stopwords: Vec<String>,
 }
 
 /// A loaded BM25 index: [`Bm25Data`] with absolute passage ids and the IDFs.
@@ -89,6 +94,8 @@ pub struct Bm25 {
     /// Each posting's [`impact`].
     impacts: Vec<u8>,
     idf: Vec<f32>,
+    /// [`Bm25Data::stopwords`].
+    stopwords: Vec<String>,
 }
 
 /// Levels of a posting's quantised term-frequency factor ([`impact`]): 32, five bits. The
@@ -246,6 +253,7 @@ impl Bm25Builder {
             gaps,
             tf,
             doc_len: self.doc_len,
+            stopwords: Vec::new(),
         }
     }
 }
@@ -333,9 +341,9 @@ impl Bm25 {
     /// # Errors
     /// [`FormatProblem::Invalid`] (field `bm25`) naming the broken invariant: unsorted or
     /// repeated terms, posting bounds that do not fit, a passage id out of range or not
-    /// ascending, a zero term frequency, `doc_len` of the wrong length, or parameters out of
-    /// range.
-    pub fn from_data(d: Bm25Data, passages: usize) -> Result<Self> {
+    /// ascending, a zero term frequency, `doc_len` of the wrong length, stopwords not sorted
+    /// and distinct, or parameters out of range.
+    pub fn from_data(mut d: Bm25Data, passages: usize) -> Result<Self> {
         check_params(d.params)?;
         if d.doc_len.len() != passages {
             return Err(invalid(format!(
@@ -355,7 +363,14 @@ impl Bm25 {
         if let Some(k) = d.tf.iter().position(|&f| f == 0) {
             return Err(invalid(format!("posting {k} has term frequency 0")));
         }
+        if let Some(k) = d.stopwords.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(invalid(format!(
+                "stopwords {k} and {} are not sorted and distinct",
+                k + 1
+            )));
+        }
         let impacts = d.impacts();
+        let stopwords = std::mem::take(&mut d.stopwords);
         Ok(Self::checked(
             ImpactPostings {
                 params: d.params,
@@ -367,7 +382,8 @@ impl Bm25 {
             },
             ids,
             passages,
-        ))
+        )
+        .with_stopwords(stopwords))
     }
 
     /// Validates posting lists with impacts for an index of `passages` passages and derives the
@@ -418,7 +434,14 @@ impl Bm25 {
             passages: ids,
             impacts: d.impacts,
             idf,
+            stopwords: Vec::new(),
         }
+    }
+
+    /// This index with the indexer's stopword terms ([`Bm25Data::stopwords`]).
+    fn with_stopwords(mut self, stopwords: Vec<String>) -> Self {
+        self.stopwords = stopwords;
+        self
     }
 
     /// The language terms are analysed in.
@@ -481,6 +504,12 @@ impl Bm25 {
 impl TermDictionary for Bm25 {
     fn has_term(&self, term: &str) -> bool {
         self.term_id(term).is_some()
+    }
+
+    fn is_stopword(&self, term: &str) -> bool {
+        self.stopwords
+            .binary_search_by(|s| s.as_str().cmp(term))
+            .is_ok()
     }
 
     fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32)) {

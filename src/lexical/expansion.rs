@@ -47,6 +47,12 @@ pub const FUZZY_WEIGHT: f64 = 1.0;
 pub trait TermDictionary {
     /// Whether `term` has a posting list.
     fn has_term(&self, term: &str) -> bool;
+    /// Whether the indexer left `term` out of the dictionary as a stopword
+    /// ([`crate::lexical::Bm25Data::stopwords`]): a word with such a term is no misspelt word.
+    /// By default, none is.
+    fn is_stopword(&self, _term: &str) -> bool {
+        false
+    }
     /// Calls `f(term, document frequency)` for every term beginning with `prefix`, in term
     /// order.
     fn terms_with_prefix(&self, prefix: &str, f: &mut dyn FnMut(&str, u32));
@@ -115,12 +121,16 @@ struct Candidate {
 }
 
 impl Candidate {
-    /// Whether the word is matched to its neighbours ([`misspelt_words`]): long enough, and
-    /// its term known to be missing from `dict` ([`TermDictionary::lacks`]); the word being
+    /// Whether the word is matched to its neighbours ([`misspelt_words`]): long enough, its
+    /// term no stopword the indexer left out ([`TermDictionary::is_stopword`]) and known to be
+    /// missing from `dict` ([`TermDictionary::lacks`]); the word being
     /// typed only when no term is known to begin with its term either
     /// ([`TermDictionary::lacks_completion`]).
     fn is_misspelt(&self, dict: &dyn TermDictionary) -> bool {
-        self.fuzzy && dict.lacks(&self.term) && (!self.typed || dict.lacks_completion(&self.term))
+        self.fuzzy
+            && !dict.is_stopword(&self.term)
+            && dict.lacks(&self.term)
+            && (!self.typed || dict.lacks_completion(&self.term))
     }
 }
 
@@ -505,6 +515,9 @@ mod tests {
         fn has_term(&self, _: &str) -> bool {
             false
         }
+        fn is_stopword(&self, t: &str) -> bool {
+            t == "abov"
+        }
         fn terms_with_prefix(&self, _: &str, _: &mut dyn FnMut(&str, u32)) {}
         fn lacks(&self, t: &str) -> bool {
             (self.lacks)(t)
@@ -521,7 +534,14 @@ mod tests {
             lacks: |t| t != "modul",
             uncompleted: |_| false,
         };
-        let m = misspelt_words("Pickel module dic", Language::English, &dict, &no_stop);
+        // "above" is a stopword the indexer left out ("abov"), not a misspelt word, though
+        // the question's own stopword list lacks it.
+        let m = misspelt_words(
+            "Pickel above module dic",
+            Language::English,
+            &dict,
+            &no_stop,
+        );
         assert_eq!(
             m,
             [Misspelt {

@@ -689,6 +689,14 @@ impl TermDictionary for Pieces {
             .is_some_and(|p| p.terms.binary_search_by(|x| x.as_str().cmp(term)).is_ok())
     }
 
+    /// From the meta piece's stopwords ([`MetaPiece::stopwords`]).
+    fn is_stopword(&self, term: &str) -> bool {
+        self.meta
+            .stopwords
+            .binary_search_by(|x| x.as_str().cmp(term))
+            .is_ok()
+    }
+
     /// Known once `term`'s term piece is loaded.
     fn lacks(&self, term: &str) -> bool {
         self.term_piece_of(term)

@@ -13,13 +13,16 @@ pub const MAX_EXPANSIONS: usize = 16;
 /// neighbour of a misspelt word of at least [`MIN_FUZZY_CHARS`] letters has at least one fewer.
 pub const MIN_ENTRY_CHARS: usize = MIN_FUZZY_CHARS - 1;
 
-/// Whether `u` is a neighbour of the misspelt word `t` (module docs): alphabetic, beginning
-/// with `t`'s first character, and one edit away or a proper beginning of `t` of at least
-/// [`MIN_ENTRY_CHARS`] characters.
+/// Whether `u` is a neighbour of the misspelt word `t` (module docs): alphabetic, of at least
+/// [`MIN_ENTRY_CHARS`] characters (the deletes dictionary's entries: a stemmer may leave a
+/// long misspelt word a shorter term, whose shorter neighbours the index in pieces could not
+/// list), beginning with `t`'s first character, and one edit away or a proper beginning of
+/// `t`.
 pub fn is_neighbour(t: &str, u: &str) -> bool {
     t.chars().next().is_some()
         && t.chars().next() == u.chars().next()
         && u.chars().all(char::is_alphabetic)
+        && u.chars().count() >= MIN_ENTRY_CHARS
         && (strsim::osa_distance(t, u) == 1 || is_stem_of(t, u))
 }
 
@@ -42,5 +45,16 @@ mod tests {
         assert!(!is_neighbour("terminaet", "termite"));
         assert!(!is_neighbour("termin", "terminaet"));
         assert!(!is_neighbour("xtermin", "termin"));
+    }
+
+    /// A long word's short term (Arabic's stemmer drops the article: "العالم" → "عالم") has no
+    /// neighbour shorter than the deletes dictionary's entries.
+    #[test]
+    fn a_neighbour_has_as_many_characters_as_a_deletes_entry() {
+        assert!(is_neighbour("عالم", "عالمي"));
+        assert!(is_neighbour("عام", "عامل"));
+        assert!(!is_neighbour("عام", "عال"));
+        assert!(!is_neighbour("lsit", "lst"));
+        assert!(is_neighbour("lsit", "list"));
     }
 }
