@@ -173,8 +173,13 @@ mod tests {
             .map(|p| passage_terms(p, Language::English, &stop))
             .collect();
         let params = Bm25Params::default();
-        let chunked = build(&passages, Language::English, params);
-        assert_eq!(chunked, Bm25Data::build(&all, Language::English, params));
+        let mut chunked = build(&passages, Language::English, params);
         assert_eq!(chunked.doc_len.len(), passages.len());
+        // The stopword terms left out, sorted, for the query side.
+        let mut left_out: Vec<String> = stop.into_iter().collect();
+        left_out.sort_unstable();
+        assert!(left_out.contains(&"the".to_string()));
+        assert_eq!(std::mem::take(&mut chunked.stopwords), left_out);
+        assert_eq!(chunked, Bm25Data::build(&all, Language::English, params));
     }
 }
