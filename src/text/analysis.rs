@@ -505,6 +505,23 @@ fn unit_terms(run: &[Unit], out: &mut Vec<String>) {
     }
 }
 
+/// The characters of a Japanese word with their byte offsets, each with the combining marks
+/// that follow it (the kana voicing marks U+3099 and U+309A, variation selectors): its grapheme
+/// clusters, without the grapheme tables, which a search module would otherwise carry for this
+/// alone.
+fn kana_characters(word: &str) -> Vec<(usize, &str)> {
+    let mut out: Vec<(usize, &str)> = Vec::new();
+    for (at, c) in word.char_indices() {
+        let end = at + c.len_utf8();
+        let combining = matches!(c, '\u{3099}' | '\u{309A}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}');
+        match out.last_mut() {
+            Some((start, unit)) if combining => *unit = &word[*start..end],
+            _ => out.push((at, &word[at..end])),
+        }
+    }
+    out
+}
+
 /// One unit of a run read in units and pairs ([`terms`]).
 struct Unit<'a> {
     /// Its end, a byte offset into the text.
@@ -533,7 +550,7 @@ fn push_units<'a>(run: &mut Vec<Unit<'a>>, offset: usize, word: &'a str, languag
         });
         return;
     }
-    let characters: Vec<(usize, &str)> = word.grapheme_indices(true).collect();
+    let characters = kana_characters(word);
     let whole = (characters.len() >= WHOLE_WORD_UNITS).then_some(word);
     for (k, &(at, text)) in characters.iter().enumerate() {
         run.push(Unit {
@@ -679,6 +696,11 @@ mod tests {
         assert_eq!(terms("ビル", Language::Japanese), ["ビ", "ビル", "ル"]);
         let a = terms("コンピューター", Language::Japanese);
         let b = terms("コンピュータ", Language::Japanese);
+        // A voicing mark written apart stays with its kana.
+        assert_eq!(
+            terms("カ\u{3099}ム", Language::Japanese),
+            ["カ\u{3099}", "カ\u{3099}ム", "ム"]
+        );
         assert_eq!(b[0], "コンピュータ");
         assert!(b[1..].iter().all(|t| a.contains(t)), "{a:?} {b:?}");
         // Latin words in a Japanese page are read as English; a space ends a run.
