@@ -20,7 +20,8 @@
 //! default [`graph_weight`], decided per query from how much of the graph share falls on the
 //! passages the passage share ranks best. When `0 < w < 1`, the passage share's best two
 //! passages then keep a place in the first five ([`keep_passage_share_best`]), and its best
-//! ranks first when it leads the passage share's second by [`FIRST_PLACE_LEAD`]
+//! ranks first when it leads the passage share's second by [`FIRST_PLACE_LEAD`] or the graph
+//! share rates it at [`FIRST_PLACE_GRAPH_SHARE`] of its own best or more
 //! ([`put_leading_passage_first`]).
 
 use crate::graph::{MinMax, PprVector, top_k_positive};
@@ -242,7 +243,7 @@ pub fn hybrid_scores(
         .collect();
     if weight > 0.0 && weight < 1.0 {
         keep_passage_share_best(&b, &mut scores);
-        put_leading_passage_first(&b, &mut scores);
+        put_leading_passage_first(&b, &g, &mut scores);
     }
     Some(HybridScores {
         scores,
@@ -297,31 +298,47 @@ pub fn keep_passage_share_best(b: &[f64], scores: &mut [f64]) {
 /// passage share's clear leader ranked first").
 pub const FIRST_PLACE_LEAD: f64 = 0.1;
 
-/// Ranks the passage share's best passage first in `scores` (the hybrid mix, one value per
-/// passage) when it leads: when its score in `b` (the passage share) exceeds the second best's
-/// by at least [`FIRST_PLACE_LEAD`] of its own, `1 − b₂/b₁ ≥ 0.1` (a lone passage with
-/// `b > 0` leads by all of it). It then gets the next float above the best score, so no other
-/// passage changes rank but those it passes, each one place down. Otherwise nothing moves.
+/// The share of the graph share's best passage's mass that the passage share's best passage
+/// must hold for [`put_leading_passage_first`] to rank it first without a lead (docs/tuning.md,
+/// "The passage share's best ranked first where the graph rates it close to its own").
+pub const FIRST_PLACE_GRAPH_SHARE: f64 = 0.3;
+
+/// Ranks the passage share's best passage `j` first in `scores` (the hybrid mix, one value per
+/// passage) when the text picks it out or the graph does not rule it out:
+/// * it **leads**: its score in `b` (the passage share) exceeds the second best's by at least
+///   [`FIRST_PLACE_LEAD`] of its own, `1 − b₂/b₁ ≥ 0.1` (a lone passage with `b > 0` leads by
+///   all of it); or
+/// * the **graph rates it close** to its own best: `g[j] ≥ 0.3 · max g`
+///   ([`FIRST_PLACE_GRAPH_SHARE`]; `g` the graph share, one value per passage).
+///
+/// It then gets the next float above the best score, so no other passage changes rank but those
+/// it passes, each one place down. Otherwise nothing moves.
 ///
 /// Why: when the question's words pick one passage out clearly, that passage is the answer
 /// on single-hop questions (XQuAD, JSQuAD) more often than the graph's first, and on
-/// multi-hop ones it is a supporting passage as often; when the passage share is close
-/// between several, the graph settles the first place. It moves a passage within the first
-/// five only ([`keep_passage_share_best`] has put it there), so recall@5 does not change.
-pub fn put_leading_passage_first(b: &[f64], scores: &mut [f64]) {
-    let lead = match top_k_positive(b, 2).as_slice() {
+/// multi-hop ones it is a supporting passage as often. When the text's best is close to
+/// others, the graph settles the first place only where it tells the passages apart: news
+/// reports of one event (RGB) name the same entities, their graph shares are close, and the
+/// graph's first is then no likelier the answer than the text's; a multi-hop question's first
+/// hop found by its words is central in the walk too, while a distractor sharing its words is
+/// not. It moves a passage within the first five only ([`keep_passage_share_best`] has put it
+/// there), so recall@5 does not change.
+pub fn put_leading_passage_first(b: &[f64], g: &[f64], scores: &mut [f64]) {
+    let (j, lead) = match top_k_positive(b, 2).as_slice() {
         [(j, b1), (_, b2)] => (*j, 1.0 - b2 / b1),
         [(j, _)] => (*j, 1.0),
         _ => return,
     };
-    if lead.1 < FIRST_PLACE_LEAD {
+    let graph_best = top_k_positive(g, 1).first().map_or(0.0, |x| x.1);
+    let graph_close = graph_best > 0.0 && g[j] >= FIRST_PLACE_GRAPH_SHARE * graph_best;
+    if lead < FIRST_PLACE_LEAD && !graph_close {
         return;
     }
     if let [(first, top)] = top_k_positive(scores, 1).as_slice() {
-        if *first != lead.0 {
+        if *first != j {
             // `top > 0` (a positive score), so its bits + 1 are the next float up
             // (`f64::next_up`, after this crate's minimum Rust).
-            scores[lead.0] = f64::from_bits(top.to_bits() + 1);
+            scores[j] = f64::from_bits(top.to_bits() + 1);
         }
     }
 }
@@ -554,20 +571,41 @@ mod tests {
     #[test]
     fn the_passage_shares_leader_ranks_first_and_a_close_best_does_not() {
         let graph = [0.8, 0.7, 0.6, 0.5, 0.4];
+        // The graph share rates passages 3 and 4 at a tenth of its best: no help.
+        let g = [0.5, 0.2, 0.1, 0.05, 0.05];
         // Passage 3 leads passage 4 by a fifth of its score: first; the others one down.
         let mut scores = graph;
-        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.5, 0.4], &mut scores);
+        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.5, 0.4], &g, &mut scores);
         assert_eq!(ranking(&scores), [3, 0, 1, 2, 4]);
         // By a twentieth: the graph keeps the first place.
         let mut scores = graph;
-        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.5, 0.475], &mut scores);
+        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.5, 0.475], &g, &mut scores);
         assert_eq!(scores, graph);
         // A lone passage the text matches leads by all of it; one first already stays.
         let mut scores = graph;
-        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.0, 1.0], &mut scores);
+        put_leading_passage_first(&[0.0, 0.0, 0.0, 0.0, 1.0], &g, &mut scores);
         assert_eq!(ranking(&scores), [4, 0, 1, 2, 3]);
         let mut scores = graph;
-        put_leading_passage_first(&[1.0, 0.0, 0.0, 0.0, 0.0], &mut scores);
+        put_leading_passage_first(&[1.0, 0.0, 0.0, 0.0, 0.0], &g, &mut scores);
+        assert_eq!(scores, graph);
+    }
+
+    #[test]
+    fn the_passage_shares_best_ranks_first_where_the_graph_rates_it_close_to_its_own() {
+        let graph = [0.8, 0.7, 0.6, 0.5, 0.4];
+        // The text's best (3) leads by a twentieth only; the graph gives it 0.3 of its best's
+        // mass, at the bound: first.
+        let mut scores = graph;
+        let b = [0.0, 0.0, 0.0, 0.5, 0.475];
+        put_leading_passage_first(&b, &[0.5, 0.2, 0.1, 0.15, 0.05], &mut scores);
+        assert_eq!(ranking(&scores), [3, 0, 1, 2, 4]);
+        // Just under it: the graph keeps the first place.
+        let mut scores = graph;
+        put_leading_passage_first(&b, &[0.5, 0.2, 0.1, 0.149, 0.05], &mut scores);
+        assert_eq!(scores, graph);
+        // Without a graph share nothing moves.
+        let mut scores = graph;
+        put_leading_passage_first(&b, &[0.0; 5], &mut scores);
         assert_eq!(scores, graph);
     }
 
