@@ -6,7 +6,7 @@
 // `dir` is the text direction of the language's script. Written by the project's developers;
 // a correction from a native speaker is welcome.
 
-/** @type {Record<string, {dir?: "ltr" | "rtl"} & Record<"placeholder" | "search" | "why" | "unavailable" | "failed" | "results" | "ranking" | "entities" | "seeds" | "seed" | "topPhrases" | "none" | "via" | "mixed" | "refined" | "loading" | "notLoaded" | "modeHybrid" | "modeBm25" | "modeHipporag1" | "modeHipporag2" | "modeDense", string>>} */
+/** @type {Record<string, {dir?: "ltr" | "rtl"} & Record<"placeholder" | "search" | "why" | "unavailable" | "failed" | "results" | "ranking" | "entities" | "seeds" | "seed" | "topPhrases" | "none" | "via" | "mixed" | "refined" | "loading" | "notLoaded" | "modeHybrid" | "modeBm25" | "modeHipporag1" | "modeHipporag2" | "modeDense" | "fallback", string>>} */
 export const STRINGS = {
   ar: {
     dir: "rtl",
@@ -32,6 +32,7 @@ export const STRINGS = {
     modeHipporag1: "كيانات السؤال → العبارات البذرية → PageRank المخصص → المقاطع",
     modeHipporag2: "الحقائق المرتبطة ودرجات المقاطع الكثيفة → PageRank المخصص",
     modeDense: "جيب التمام بين تضمين السؤال وتضمين المقطع",
+    fallback: "لم يطابق شيء في السؤال الرسمَ البياني: رُتّبت النتائج بتضمينه وحده.",
   },
   da: {
     placeholder: "Stil et spørgsmål om denne dokumentation…",
@@ -56,6 +57,7 @@ export const STRINGS = {
     modeHipporag1: "forespørgslens entiteter → frøfraser → personaliseret PageRank → passager",
     modeHipporag2: "forbundne fakta og tætte passagescorer → personaliseret PageRank",
     modeDense: "cosinus mellem spørgsmålets og passagens embeddings",
+    fallback: "Intet i spørgsmålet matchede grafen: rangeret alene efter dets embedding.",
   },
   de: {
     placeholder: "Eine Frage zu dieser Dokumentation stellen…",
@@ -80,6 +82,7 @@ export const STRINGS = {
     modeHipporag1: "Entitäten der Frage → Startphrasen → personalisierter PageRank → Passagen",
     modeHipporag2: "verknüpfte Fakten und dichte Passagenwerte → personalisierter PageRank",
     modeDense: "Kosinus zwischen Frage- und Passagen-Embedding",
+    fallback: "Nichts in der Frage passte zum Graphen: allein nach ihrem Embedding sortiert.",
   },
   el: {
     placeholder: "Κάντε μια ερώτηση για αυτή την τεκμηρίωση…",
@@ -104,6 +107,7 @@ export const STRINGS = {
     modeHipporag1: "οντότητες της ερώτησης → φράσεις-σπόροι → εξατομικευμένο PageRank → αποσπάσματα",
     modeHipporag2: "συνδεδεμένα γεγονότα και πυκνές βαθμολογίες αποσπασμάτων → εξατομικευμένο PageRank",
     modeDense: "συνημίτονο των ενσωματώσεων ερώτησης και αποσπάσματος",
+    fallback: "Τίποτα στην ερώτηση δεν αντιστοιχίστηκε στον γράφο: κατάταξη μόνο με την ενσωμάτωσή της.",
   },
   es: {
     placeholder: "Haz una pregunta sobre esta documentación…",
@@ -128,6 +132,7 @@ export const STRINGS = {
     modeHipporag1: "entidades de la pregunta → frases semilla → PageRank personalizado → pasajes",
     modeHipporag2: "hechos enlazados y puntuaciones densas de pasajes → PageRank personalizado",
     modeDense: "coseno entre los embeddings de la pregunta y del pasaje",
+    fallback: "Nada de la pregunta coincidió con el grafo: ordenado solo por su embedding.",
   },
   fi: {
     placeholder: "Kysy kysymys tästä dokumentaatiosta…",
@@ -152,6 +157,7 @@ export const STRINGS = {
     modeHipporag1: "kysymyksen entiteetit → siemenfraasit → personoitu PageRank → kappaleet",
     modeHipporag2: "linkitetyt faktat ja tiheät kappalepisteet → personoitu PageRank",
     modeDense: "kysymyksen ja kappaleen upotusten kosini",
+    fallback: "Mikään kysymyksessä ei vastannut graafia: järjestetty pelkän sen upotuksen mukaan.",
   },
   fr: {
     placeholder: "Posez une question sur cette documentation…",
@@ -176,6 +182,7 @@ export const STRINGS = {
     modeHipporag1: "entités de la question → phrases amorces → PageRank personnalisé → passages",
     modeHipporag2: "faits liés et scores denses des passages → PageRank personnalisé",
     modeDense: "cosinus des plongements de la question et du passage",
+    fallback: "Rien dans la question ne correspond au graphe : classé par son seul plongement.",
   },
   hu: {
     placeholder: "Tegyen fel egy kérdést erről a dokumentációról…",
@@ -200,6 +207,7 @@ export const STRINGS = {
     modeHipporag1: "a kérdés entitásai → kiinduló kifejezések → személyre szabott PageRank → szövegrészek",
     modeHipporag2: "összekapcsolt tények és sűrű szövegrész-pontszámok → személyre szabott PageRank",
     modeDense: "a kérdés és a szövegrész beágyazásának koszinusza",
+    fallback: "A kérdésben semmi sem illeszkedett a gráfhoz: csak a beágyazása alapján rangsorolva.",
   },
   it: {
     placeholder: "Fai una domanda su questa documentazione…",
@@ -224,6 +232,7 @@ export const STRINGS = {
     modeHipporag1: "entità della domanda → frasi seme → PageRank personalizzato → passaggi",
     modeHipporag2: "fatti collegati e punteggi densi dei passaggi → PageRank personalizzato",
     modeDense: "coseno tra gli embedding della domanda e del passaggio",
+    fallback: "Nulla nella domanda corrisponde al grafo: ordinato solo in base al suo embedding.",
   },
   ja: {
     placeholder: "このドキュメントについて質問する…",
@@ -248,6 +257,7 @@ export const STRINGS = {
     modeHipporag1: "質問のエンティティ → シードフレーズ → パーソナライズド PageRank → パッセージ",
     modeHipporag2: "リンクされた事実と密なパッセージスコア → パーソナライズド PageRank",
     modeDense: "質問とパッセージの埋め込みのコサイン",
+    fallback: "質問のどの語もグラフに一致しませんでした。質問の埋め込みだけで順位付けしています。",
   },
   km: {
     placeholder: "សួរសំណួរអំពីឯកសារនេះ…",
@@ -272,6 +282,7 @@ export const STRINGS = {
     modeHipporag1: "អង្គភាពក្នុងសំណួរ → ឃ្លាគ្រាប់ពូជ → PageRank ផ្ទាល់ខ្លួន → អត្ថបទខ្លីៗ",
     modeHipporag2: "ការពិតដែលភ្ជាប់គ្នា និងពិន្ទុអត្ថបទខ្លីៗ → PageRank ផ្ទាល់ខ្លួន",
     modeDense: "កូស៊ីនុសនៃវ៉ិចទ័រសំណួរ និងអត្ថបទខ្លី",
+    fallback: "គ្មានអ្វីក្នុងសំណួរត្រូវនឹងក្រាហ្វទេ៖ បានរៀបលំដាប់តាមវ៉ិចទ័រសំណួរតែប៉ុណ្ណោះ។",
   },
   lo: {
     placeholder: "ຖາມຄຳຖາມກ່ຽວກັບເອກະສານນີ້…",
@@ -296,6 +307,7 @@ export const STRINGS = {
     modeHipporag1: "ຫົວໜ່ວຍໃນຄຳຖາມ → ວະລີເລີ່ມຕົ້ນ → PageRank ສ່ວນຕົວ → ຂໍ້ຄວາມ",
     modeHipporag2: "ຂໍ້ເທັດຈິງທີ່ເຊື່ອມໂຍງ ແລະ ຄະແນນຂໍ້ຄວາມ → PageRank ສ່ວນຕົວ",
     modeDense: "ໂຄຊາຍຂອງເວັກເຕີຄຳຖາມ ແລະ ຂໍ້ຄວາມ",
+    fallback: "ບໍ່ມີສິ່ງໃດໃນຄຳຖາມກົງກັບກຣາຟ: ຈັດອັນດັບຕາມເວັກເຕີຄຳຖາມເທົ່ານັ້ນ.",
   },
   my: {
     placeholder: "ဤစာရွက်စာတမ်းများအကြောင်း မေးခွန်းမေးပါ…",
@@ -320,6 +332,7 @@ export const STRINGS = {
     modeHipporag1: "မေးခွန်းပါ အရာများ → မျိုးစေ့စကားစုများ → ကိုယ်ပိုင် PageRank → စာပိုဒ်များ",
     modeHipporag2: "ချိတ်ဆက်ထားသော အချက်အလက်များနှင့် စာပိုဒ်ရမှတ်များ → ကိုယ်ပိုင် PageRank",
     modeDense: "မေးခွန်းနှင့် စာပိုဒ် embedding များ၏ ကိုဆိုင်း",
+    fallback: "မေးခွန်းထဲမှ မည်သည့်အရာမျှ ဂရပ်နှင့် မကိုက်ညီပါ- မေးခွန်း embedding ဖြင့်သာ အဆင့်သတ်မှတ်ထားသည်။",
   },
   nl: {
     placeholder: "Stel een vraag over deze documentatie…",
@@ -344,6 +357,7 @@ export const STRINGS = {
     modeHipporag1: "entiteiten van de vraag → startzinsdelen → gepersonaliseerde PageRank → passages",
     modeHipporag2: "gekoppelde feiten en dichte passagescores → gepersonaliseerde PageRank",
     modeDense: "cosinus van de embeddings van vraag en passage",
+    fallback: "Niets in de vraag kwam overeen met de graaf: alleen op haar embedding gerangschikt.",
   },
   no: {
     placeholder: "Still et spørsmål om denne dokumentasjonen…",
@@ -368,6 +382,7 @@ export const STRINGS = {
     modeHipporag1: "spørsmålets entiteter → frøfraser → personalisert PageRank → tekstutdrag",
     modeHipporag2: "koblede fakta og tette utdragspoeng → personalisert PageRank",
     modeDense: "cosinus mellom spørsmålets og utdragets embeddinger",
+    fallback: "Ingenting i spørsmålet samsvarte med grafen: rangert etter embeddingen alene.",
   },
   pt: {
     placeholder: "Faça uma pergunta sobre esta documentação…",
@@ -392,6 +407,7 @@ export const STRINGS = {
     modeHipporag1: "entidades da pergunta → frases semente → PageRank personalizado → passagens",
     modeHipporag2: "fatos ligados e pontuações densas das passagens → PageRank personalizado",
     modeDense: "cosseno entre os embeddings da pergunta e da passagem",
+    fallback: "Nada na pergunta correspondeu ao grafo: ordenado apenas pelo seu embedding.",
   },
   ro: {
     placeholder: "Puneți o întrebare despre această documentație…",
@@ -416,6 +432,7 @@ export const STRINGS = {
     modeHipporag1: "entitățile întrebării → fraze sămânță → PageRank personalizat → pasaje",
     modeHipporag2: "fapte legate și scoruri dense ale pasajelor → PageRank personalizat",
     modeDense: "cosinusul dintre embedding-urile întrebării și ale pasajului",
+    fallback: "Nimic din întrebare nu s-a potrivit cu graful: ordonat doar după embedding-ul ei.",
   },
   ru: {
     placeholder: "Задайте вопрос по этой документации…",
@@ -440,6 +457,7 @@ export const STRINGS = {
     modeHipporag1: "сущности запроса → начальные фразы → персонализированный PageRank → фрагменты",
     modeHipporag2: "связанные факты и плотные оценки фрагментов → персонализированный PageRank",
     modeDense: "косинус эмбеддингов вопроса и фрагмента",
+    fallback: "Ничто в вопросе не совпало с графом: ранжировано только по его эмбеддингу.",
   },
   sv: {
     placeholder: "Ställ en fråga om den här dokumentationen…",
@@ -464,6 +482,7 @@ export const STRINGS = {
     modeHipporag1: "frågans entiteter → fröfraser → personaliserad PageRank → textavsnitt",
     modeHipporag2: "länkade fakta och täta avsnittspoäng → personaliserad PageRank",
     modeDense: "cosinus mellan frågans och avsnittets inbäddningar",
+    fallback: "Inget i frågan matchade grafen: rangordnat enbart efter dess inbäddning.",
   },
   ta: {
     placeholder: "இந்த ஆவணங்களைப் பற்றி ஒரு கேள்வி கேளுங்கள்…",
@@ -488,6 +507,7 @@ export const STRINGS = {
     modeHipporag1: "கேள்வியின் உருப்படிகள் → விதைச் சொற்றொடர்கள் → தனிப்பயன் PageRank → பத்திகள்",
     modeHipporag2: "இணைக்கப்பட்ட உண்மைகளும் அடர்த்தியான பத்தி மதிப்பெண்களும் → தனிப்பயன் PageRank",
     modeDense: "கேள்வி மற்றும் பத்தி உட்பொதிவுகளின் கோசைன்",
+    fallback: "கேள்வியில் எதுவும் வரைபடத்துடன் பொருந்தவில்லை: அதன் உட்பொதிவை மட்டும் கொண்டு வரிசைப்படுத்தப்பட்டது.",
   },
   th: {
     placeholder: "ถามคำถามเกี่ยวกับเอกสารนี้…",
@@ -512,6 +532,7 @@ export const STRINGS = {
     modeHipporag1: "เอนทิตีในคำถาม → วลีตั้งต้น → PageRank เฉพาะบุคคล → ข้อความย่อย",
     modeHipporag2: "ข้อเท็จจริงที่เชื่อมโยงและคะแนนข้อความย่อยแบบหนาแน่น → PageRank เฉพาะบุคคล",
     modeDense: "โคไซน์ระหว่างเวกเตอร์ของคำถามและข้อความย่อย",
+    fallback: "ไม่มีสิ่งใดในคำถามตรงกับกราฟ: จัดอันดับด้วยเวกเตอร์ของคำถามเท่านั้น",
   },
   tr: {
     placeholder: "Bu belgeler hakkında bir soru sorun…",
@@ -536,6 +557,7 @@ export const STRINGS = {
     modeHipporag1: "sorunun varlıkları → tohum ifadeler → kişiselleştirilmiş PageRank → pasajlar",
     modeHipporag2: "bağlantılı olgular ve yoğun pasaj puanları → kişiselleştirilmiş PageRank",
     modeDense: "soru ve pasaj gömmelerinin kosinüsü",
+    fallback: "Sorudaki hiçbir şey grafla eşleşmedi: yalnızca gömmesine göre sıralandı.",
   },
   zh: {
     placeholder: "就这些文档提一个问题…",
@@ -560,5 +582,6 @@ export const STRINGS = {
     modeHipporag1: "查询实体 → 种子短语 → 个性化 PageRank → 段落",
     modeHipporag2: "链接的事实与稠密段落得分 → 个性化 PageRank",
     modeDense: "问题与段落嵌入的余弦",
+    fallback: "问题中没有任何内容与图匹配：仅按问题的嵌入排序。",
   },
 };

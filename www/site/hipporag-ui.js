@@ -42,6 +42,8 @@ const EN = {
   refined: " (refined by the semantic model)",
   loading: " Loading the semantic model to refine them…",
   notLoaded: " (The semantic model could not be loaded.)",
+  // A search that fell back to dense ranking (`res.fallback`, the search module's own English reason).
+  fallback: "Nothing in the question matched the graph: ranked by its embedding alone.",
   // Each ranking mode, by `res.mode`.
   modeHybrid:
     "BM25 over the passages, fused by page with static word-embedding scores when the site has them and, once the semantic model has loaded, the question's dense embedding (reciprocal rank), plus seed phrases when the site weights them",
@@ -174,7 +176,7 @@ function panel(root) {
     const x = res.explanation;
     why.hidden = false;
     why.querySelector(".hipporag-explain").replaceChildren(
-      ...(res.fallback ? [h("p", {}, res.fallback)] : []), // (replaceChildren would print a null as "null")
+      ...(res.fallback ? [h("p", { title: res.fallback }, t("fallback"))] : []), // (replaceChildren would print a null as "null")
       h(
         "p",
         {},
