@@ -545,8 +545,8 @@ run_tests() {
   setup
   cargo fmt --all -- --check
   cargo clippy --workspace --all-targets -- -D warnings
-  # The library crates' doc comments: every intra-doc link resolves to a public item.
-  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p hipporag-wasm -p hipporag-indexer
+  # Every crate's doc comments: every intra-doc link resolves, no broken HTML.
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
   cargo test --release --workspace
   fuzz
   drop_build_files fuzz/target

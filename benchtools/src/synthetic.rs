@@ -2,7 +2,7 @@
 //!
 //! HippoRAG 2's MuSiQue graph has ≈ 97k nodes (≈ 85k phrase nodes + 11,656 passage nodes) and
 //! ≈ 1.4M edges, mostly synonymy edges. [`generate`] builds an [`IndexData`] of any such size
-//! that goes through the normal file format and [`crate::Retriever::from_bytes`]:
+//! that goes through the normal file format and [`hipporag_wasm::Retriever::from_bytes`]:
 //!
 //! 1. **Phrases**: `phrases` distinct random pronounceable names ("kadu rimesa"), sorted (node
 //!    ids follow sorted order, as in [`hipporag_indexer::graph`]). Each gets a popularity weight

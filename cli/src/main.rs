@@ -12,6 +12,9 @@
 //! * `hipporag site DIR` — a static site's search index and UI in `DIR/_hipporag/` ([`site`]).
 //! * `hipporag pieces I --out DIR` — an index file as the index in pieces a page fetches
 //!   ([`pieces`]).
+// The doc comments of the argument structs are clap's help text (`hipporag --help`), written for a
+// terminal: its `<out>` placeholders and bare URLs are what the help should print.
+#![allow(rustdoc::bare_urls, rustdoc::invalid_html_tags)]
 
 use std::process::ExitCode;
 

@@ -3,9 +3,9 @@
 //! It links the retriever core without the core's own wasm API, so the page downloads only the
 //! piece planner and decoders, the query-entity extractor and the hybrid and BM25 ranking.
 //!
-//! The JS side (`www/site/hipporag-pieces.js`) fetches the pieces [`Pieces::missing`] names,
+//! The JS side (`www/site/hipporag-pieces.js`) fetches the pieces that `Pieces.missing()` names,
 //! gunzips each (`DecompressionStream`, which checks gzip's CRC-32), and hands it to
-//! [`Pieces::add`] until nothing is missing; errors are JS `Error`s with a `kind`
+//! `Pieces.add()` until nothing is missing; errors are JS `Error`s with a `kind`
 //! (`format.invalid`, …).
 
 #[cfg(target_arch = "wasm32")]
