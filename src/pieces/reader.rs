@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{
-    ClusterPiece, ClusterRef, MetaPiece, PhrasePiece, StoredTermPiece, TermPiece, decode_piece, tag,
+    ClusterPiece, ClusterRef, FragmentRange, MetaPiece, PhrasePiece, StoredTermPiece, TermPiece,
+    decode_piece, tag,
 };
 use crate::embeddings::{CodeScorer, StaticVocabulary, probe};
 use crate::error::FormatProblem;
@@ -62,6 +63,89 @@ fn cluster_pieces(pieces: &[ClusterRef], c: usize) -> Result<Vec<u32>> {
         format!(
             "{} cluster pieces must hold each of the {c} IVF clusters once, in ascending ids",
             pieces.len()
+        ),
+    ))
+}
+
+/// Checks `meta.pages`: one page id per passage (`n`), dense (each page at most one past the
+/// highest before it).
+fn check_pages(pages: &[u32], n: usize) -> Result<()> {
+    if pages.len() != n {
+        return Err(invalid(
+            "meta.pages",
+            format!("{} pages for {n} passages", pages.len()),
+        ));
+    }
+    let mut next = 0;
+    for &p in pages {
+        if p > next {
+            return Err(invalid(
+                "meta.pages",
+                format!("page {p} before page {next}"),
+            ));
+        }
+        next = next.max(p + 1);
+    }
+    Ok(())
+}
+
+/// Whether piece key ranges, given by their first keys, start at "" (when there are any) and
+/// ascend strictly.
+fn key_ranges_ascend<'a>(firsts: impl Iterator<Item = &'a str> + Clone) -> bool {
+    let mut pairs = firsts.clone().zip(firsts.clone().skip(1));
+    firsts.clone().next().is_none_or(str::is_empty) && pairs.all(|(a, b)| a < b)
+}
+
+/// Checks `meta.statics` and `meta.clusters` and returns the cluster piece of each IVF
+/// cluster ([`cluster_pieces`]; empty without static embeddings).
+fn check_statics(meta: &MetaPiece) -> Result<Vec<u32>> {
+    let Some(s) = &meta.statics else {
+        if !meta.clusters.is_empty() {
+            return Err(invalid(
+                "meta.clusters",
+                "cluster pieces without static embeddings".into(),
+            ));
+        }
+        return Ok(Vec::new());
+    };
+    let bytes = s.dim as usize / 8;
+    if s.dim == 0 || s.dim % 8 != 0 || s.centroids.is_empty() {
+        return Err(invalid(
+            "meta.statics",
+            format!("dim {} with {} centroid bytes", s.dim, s.centroids.len()),
+        ));
+    }
+    let c = s.centroids.len() / bytes;
+    if s.centroids.len() % bytes != 0 || s.nprobe == 0 || s.nprobe as usize > c {
+        return Err(invalid(
+            "meta.statics",
+            format!(
+                "{} centroid bytes of dim {}, nprobe {}",
+                s.centroids.len(),
+                s.dim,
+                s.nprobe
+            ),
+        ));
+    }
+    cluster_pieces(&meta.clusters, c)
+}
+
+/// Checks `meta.fragments` over `n` passages: first passages start at 0, ascend strictly and
+/// stay below `n`, with at least one piece when there are passages.
+fn check_fragments(fragments: &[FragmentRange], n: usize) -> Result<()> {
+    let ok = fragments.first().is_none_or(|f| f.first == 0)
+        && fragments.windows(2).all(|w| w[0].first < w[1].first)
+        && fragments.last().is_none_or(|f| (f.first as usize) < n)
+        && (n == 0 || !fragments.is_empty());
+    if ok {
+        return Ok(());
+    }
+    Err(invalid(
+        "meta.fragments",
+        format!(
+            "{} fragment pieces for {n} passages: first passages must start at 0, ascend \
+             strictly and stay below {n}",
+            fragments.len()
         ),
     ))
 }
@@ -135,75 +219,19 @@ impl Pieces {
             ));
         }
         let n = meta.passages as usize;
-        if meta.pages.len() != n {
-            return Err(invalid(
-                "meta.pages",
-                format!("{} pages for {n} passages", meta.pages.len()),
-            ));
-        }
-        let mut next = 0;
-        for &p in &meta.pages {
-            if p > next {
-                return Err(invalid(
-                    "meta.pages",
-                    format!("page {p} before page {next}"),
-                ));
-            }
-            next = next.max(p + 1);
-        }
+        check_pages(&meta.pages, n)?;
         sorted("meta.stopwords", &meta.stopwords)?;
         // BM25's parameters, checked as the single file's are.
         Bm25::from_impacts(no_postings(&meta), n)?;
-        if meta.terms.first().is_some_and(|t| !t.first.is_empty())
-            || meta.terms.windows(2).any(|w| w[0].first >= w[1].first)
-        {
+        if !key_ranges_ascend(meta.terms.iter().map(|t| t.first.as_str())) {
             return Err(invalid(
                 "meta.terms",
                 "term ranges must start at \"\" and ascend".into(),
             ));
         }
-        let mut cluster_piece = Vec::new();
-        match &meta.statics {
-            Some(s) => {
-                let bytes = s.dim as usize / 8;
-                if s.dim == 0 || s.dim % 8 != 0 || s.centroids.is_empty() {
-                    return Err(invalid(
-                        "meta.statics",
-                        format!("dim {} with {} centroid bytes", s.dim, s.centroids.len()),
-                    ));
-                }
-                let c = s.centroids.len() / bytes;
-                if s.centroids.len() % bytes != 0 || s.nprobe == 0 || s.nprobe as usize > c {
-                    return Err(invalid(
-                        "meta.statics",
-                        format!(
-                            "{} centroid bytes of dim {}, nprobe {}",
-                            s.centroids.len(),
-                            s.dim,
-                            s.nprobe
-                        ),
-                    ));
-                }
-                cluster_piece = cluster_pieces(&meta.clusters, c)?;
-            }
-            None if !meta.clusters.is_empty() => {
-                return Err(invalid(
-                    "meta.clusters",
-                    "cluster pieces without static embeddings".into(),
-                ));
-            }
-            None => {}
-        }
-        if meta
-            .phrase_pieces
-            .first()
-            .is_some_and(|t| !t.first.is_empty())
-            || meta
-                .phrase_pieces
-                .windows(2)
-                .any(|w| w[0].first >= w[1].first)
-            || (meta.phrases > 0) == meta.phrase_pieces.is_empty()
-        {
+        let cluster_piece = check_statics(&meta)?;
+        let phrase_keys = meta.phrase_pieces.iter().map(|t| t.first.as_str());
+        if !key_ranges_ascend(phrase_keys) || (meta.phrases > 0) == meta.phrase_pieces.is_empty() {
             return Err(invalid(
                 "meta.phrase_pieces",
                 format!(
@@ -220,20 +248,7 @@ impl Pieces {
                 "the damping factor is outside [0, 1)".into(),
             ));
         }
-        let firsts_ok = meta.fragments.first().is_none_or(|f| f.first == 0)
-            && meta.fragments.windows(2).all(|w| w[0].first < w[1].first)
-            && meta.fragments.last().is_none_or(|f| (f.first as usize) < n)
-            && (n == 0 || !meta.fragments.is_empty());
-        if !firsts_ok {
-            return Err(invalid(
-                "meta.fragments",
-                format!(
-                    "{} fragment pieces for {n} passages: first passages must start at 0, ascend \
-                     strictly and stay below {n}",
-                    meta.fragments.len()
-                ),
-            ));
-        }
+        check_fragments(&meta.fragments, n)?;
         Ok(Self {
             meta,
             terms: BTreeMap::new(),
