@@ -42,7 +42,7 @@ use crate::graph::{PhraseScore, RankedPassage, passage_scores, ranked, top_phras
 use crate::graph::{
     PprOptions, PprResult, inverse_degrees, personalized_pagerank, personalized_pagerank_push,
 };
-use crate::graph::{PprVector, phrase_ppr_vector};
+use crate::graph::{PprVector, PushState, phrase_ppr_vector_with};
 use crate::index::Index;
 use crate::index::SparseMatrix;
 use crate::lexical::{QueryTerms, TermDictionary};
@@ -125,6 +125,19 @@ pub struct Retriever {
     /// The phrase + passage graph and its inverse degrees (HippoRAG 2 and hybrid modes), when
     /// the index has fact embeddings or BM25.
     passage_graph: Option<(SparseMatrix, Vec<f64>)>,
+    /// Push states of the passage graph's size, reused by [`IndexReader::ppr_vector`].
+    push_states: PushStates,
+}
+
+/// Spare [`PushState`]s, so that the seeds of every query share a few allocations of the
+/// passage graph's size instead of each making one; a clone starts with none.
+#[derive(Debug, Default)]
+struct PushStates(std::sync::Mutex<Vec<PushState>>);
+
+impl Clone for PushStates {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
 }
 
 /// One query's personalized PageRank problem ([`Retriever::ppr_problem`]).
@@ -179,6 +192,7 @@ impl Retriever {
             index,
             inv_degree,
             passage_graph,
+            push_states: PushStates::default(),
         }
     }
 
@@ -588,6 +602,13 @@ impl IndexReader for Retriever {
             return Ok(None);
         };
         let n = self.index.phrases.len();
-        phrase_ppr_vector(graph, inv_degree, n, id, damping).map(|v| Some(Cow::Owned(v)))
+        // A spare state, or a new one; each push leaves its state zeroed for the next.
+        let spare = self.push_states.0.lock().ok().and_then(|mut s| s.pop());
+        let mut state = spare.unwrap_or_else(|| PushState::new(graph.rows()));
+        let v = phrase_ppr_vector_with(&mut state, graph, inv_degree, n, id, damping);
+        if let Ok(mut spares) = self.push_states.0.lock() {
+            spares.push(state);
+        }
+        v.map(|v| Some(Cow::Owned(v)))
     }
 }
