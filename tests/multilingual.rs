@@ -168,7 +168,10 @@ fn japanese_is_read_in_characters_and_pairs() {
 /// incidental. `hybrid` finds a supporting passage in the first five (hit@5) at most half a
 /// point less often than BM25 (issue #50's goal), which it owes to the passage share's best
 /// two kept in the first five (`search::keep_passage_share_best`; docs/testing.md has the
-/// figures without it). MuSiQue's gain is asserted in `cli/tests/rules_e2e.rs`.
+/// figures without it). The graph share of these questions is flat, so the first five are in
+/// BM25's order (`search::order_first_five_where_graph_flat`), and hit@2 is within 5 points of
+/// BM25's (83.7; 70.3 without that order). MuSiQue's gain is asserted in
+/// `cli/tests/rules_e2e.rs`.
 #[test]
 fn chinese_news_hybrid_finds_a_supporting_passage_as_often_as_bm25() {
     let r = retriever("zh_news/rgb_zh_refine_corpus.json", Language::Chinese);
@@ -180,16 +183,21 @@ fn chinese_news_hybrid_finds_a_supporting_passage_as_often_as_bm25() {
         &questions,
         &[Mode::Bm25, Mode::Hybrid],
         &EvalSet {
-            ks: &[5],
+            ks: &[2, 5],
             ..Default::default()
         },
     )
     .unwrap();
-    let (bm25, hybrid) = (table[0].hit[0], table[1].hit[0]);
+    let (bm25, hybrid) = (table[0].hit[1], table[1].hit[1]);
     assert!(bm25 >= 0.93, "bm25 hit@5 {bm25}");
     assert!(
         hybrid >= bm25 - 0.005,
         "hybrid hit@5 {hybrid} under bm25's {bm25}"
+    );
+    let (bm25, hybrid) = (table[0].hit[0], table[1].hit[0]);
+    assert!(
+        hybrid >= bm25 - 0.05,
+        "hybrid hit@2 {hybrid}, bm25's {bm25}"
     );
 }
 

@@ -16,10 +16,11 @@ mod wasm;
 pub use excerpt::{EXCERPT_WORDS, excerpt};
 pub use fusion::{
     AGREEMENT_DEPTH, AGREEMENT_FLOOR, AGREEMENT_FULL, DENSE_RRF_WEIGHT, FIRST_PLACE_GRAPH_SHARE,
-    FIRST_PLACE_LEAD, HybridScores, HybridWeights, KEPT_PASSAGES, KEPT_WITHIN, MAX_GRAPH_WEIGHT,
-    MAX_NAME_PASSAGES, NAME_SHARE_FULL, PassageSignals, RRF_DEPTH, RRF_K, agreement, graph_share,
-    graph_weight, hybrid_passage_share, hybrid_scores, keep_passage_share_best, name_factor,
-    page_rrf, passage_share, put_leading_passage_first,
+    FIRST_PLACE_LEAD, FLAT_GRAPH_PEAK, HybridScores, HybridWeights, KEPT_PASSAGES, KEPT_WITHIN,
+    MAX_GRAPH_WEIGHT, MAX_NAME_PASSAGES, NAME_SHARE_FULL, PassageSignals, RRF_DEPTH, RRF_K,
+    agreement, graph_share, graph_weight, hybrid_passage_share, hybrid_scores,
+    keep_passage_share_best, name_factor, order_first_five_where_graph_flat, page_rrf,
+    passage_share, put_leading_passage_first,
 };
 pub use options::{
     HYBRID_DENSE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, PUSH_EPSILON, PprMethod, RetrieveOptions,
