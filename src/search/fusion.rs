@@ -360,9 +360,9 @@ pub const FLAT_GRAPH_PEAK: f64 = 0.2;
 /// Why: a flat graph share does not tell passages apart. News reports of one event (RGB) name
 /// the same entities, so each seed's walk spreads over all of them; the graph still brings
 /// passages into the first five, which is its gain on multi-document questions, but ranks
-/// them no better than chance, while the text's order among them is BM25's. A multi-hop
-/// question's walk peaks on the passages of its named seeds: the peak is under 0.2 for 4 of
-/// musique_train's 100 questions, against 215 of RGB zh_refine's 300. Recall@5 does not change.
+/// them no better than chance, where the passage share ranks them by their words. A
+/// multi-hop question's walk peaks on the passages of its named seeds, so its graph share is
+/// seldom flat (docs/tuning.md has each set's peaks). Recall@5 does not change.
 pub fn order_first_five_where_graph_flat(b: &[f64], g: &[f64], scores: &mut [f64]) {
     let total: f64 = g.iter().sum();
     let peak = top_k_positive(g, 1).first().map_or(0.0, |x| x.1);
