@@ -91,9 +91,16 @@ fn check_pages(pages: &[u32], n: usize) -> Result<()> {
 
 /// Whether piece key ranges, given by their first keys, start at "" (when there are any) and
 /// ascend strictly.
-fn key_ranges_ascend<'a>(firsts: impl Iterator<Item = &'a str> + Clone) -> bool {
-    let mut pairs = firsts.clone().zip(firsts.clone().skip(1));
-    firsts.clone().next().is_none_or(str::is_empty) && pairs.all(|(a, b)| a < b)
+fn key_ranges_ascend<'a>(firsts: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut previous: Option<&str> = None;
+    for key in firsts {
+        let in_order = previous.map_or(key.is_empty(), |p| p < key);
+        if !in_order {
+            return false;
+        }
+        previous = Some(key);
+    }
+    true
 }
 
 /// Checks `meta.statics` and `meta.clusters` and returns the cluster piece of each IVF
@@ -890,6 +897,16 @@ mod tests {
     fn piece(clusters: &[u32]) -> ClusterRef {
         ClusterRef {
             clusters: clusters.to_vec(),
+        }
+    }
+
+    #[test]
+    fn key_ranges_start_at_the_empty_key_and_ascend_strictly() {
+        assert!(key_ranges_ascend([]));
+        assert!(key_ranges_ascend(["", "b", "m"]));
+        // Not starting at "", out of order, or a range given twice.
+        for keys in [vec!["a", "b"], vec!["", "m", "b"], vec!["", "b", "b"]] {
+            assert!(!key_ranges_ascend(keys.iter().copied()), "{keys:?}");
         }
     }
 
