@@ -172,6 +172,12 @@ build_wasm() {
   wasm-bindgen --target web --out-dir pkg --out-name hipporag_pieces_wasm_snowball \
     target/wasm-std/wasm32-unknown-unknown/wasm-pieces/hipporag_pieces_wasm.wasm
   wasm_opt pkg/hipporag_pieces_wasm_snowball_bg.wasm -Oz --converge
+  # And with Snowball 3.0's thirteen that rust-stemmers lacks too (Polish, Hindi, Catalan, …;
+  # the `snowball3` feature), for a site with a page in one of them.
+  wasm_std_build hipporag-pieces-wasm wasm-pieces optimize_for_size --features snowball3
+  wasm-bindgen --target web --out-dir pkg --out-name hipporag_pieces_wasm_snowball3 \
+    target/wasm-std/wasm32-unknown-unknown/wasm-pieces/hipporag_pieces_wasm.wasm
+  wasm_opt pkg/hipporag_pieces_wasm_snowball3_bg.wasm -Oz --converge
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
   wasm_std_build hipporag-indexer-wasm release ""
   wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer
@@ -202,7 +208,7 @@ build_wasm() {
   "type": "module",
   "main": "hipporag.js",
   "types": "hipporag.d.ts",
-  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_pieces_wasm.js", "hipporag_pieces_wasm.d.ts", "hipporag_pieces_wasm_bg.wasm", "hipporag_pieces_wasm_bg.wasm.d.ts", "hipporag_pieces_wasm_snowball.js", "hipporag_pieces_wasm_snowball_bg.wasm", "indexer/", "indexer-zh/", "minilm/"],
+  "files": ["hipporag.js", "hipporag.d.ts", "hipporag_wasm.js", "hipporag_wasm.d.ts", "hipporag_wasm_bg.wasm", "hipporag_wasm_bg.wasm.d.ts", "hipporag_pieces_wasm.js", "hipporag_pieces_wasm.d.ts", "hipporag_pieces_wasm_bg.wasm", "hipporag_pieces_wasm_bg.wasm.d.ts", "hipporag_pieces_wasm_snowball.js", "hipporag_pieces_wasm_snowball_bg.wasm", "hipporag_pieces_wasm_snowball3.js", "hipporag_pieces_wasm_snowball3_bg.wasm", "indexer/", "indexer-zh/", "minilm/"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }
@@ -210,6 +216,7 @@ JSON
   echo "pkg/: $(wc -c < pkg/hipporag_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/hipporag_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/hipporag_pieces_wasm_bg.wasm: $(wc -c < pkg/hipporag_pieces_wasm_bg.wasm) bytes ($(gzip -9c pkg/hipporag_pieces_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/hipporag_pieces_wasm_snowball_bg.wasm: $(wc -c < pkg/hipporag_pieces_wasm_snowball_bg.wasm) bytes ($(gzip -9c pkg/hipporag_pieces_wasm_snowball_bg.wasm | wc -c) gzipped)"
+  echo "pkg/hipporag_pieces_wasm_snowball3_bg.wasm: $(wc -c < pkg/hipporag_pieces_wasm_snowball3_bg.wasm) bytes ($(gzip -9c pkg/hipporag_pieces_wasm_snowball3_bg.wasm | wc -c) gzipped)"
   echo "pkg/indexer/: $(wc -c < pkg/indexer/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/indexer-zh/: $(wc -c < pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm) bytes of wasm ($(gzip -9c pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm | wc -c) gzipped)"
   echo "pkg/minilm/: $(wc -c < pkg/minilm/hipporag_minilm_bg.wasm) bytes of wasm ($(gzip -9c pkg/minilm/hipporag_minilm_bg.wasm | wc -c) gzipped)"
@@ -222,7 +229,7 @@ JSON
 # hipporag_pieces_wasm.js: 9.9 KB gzipped as written, 5.1 KB minified.
 site_assets() {
   local esbuild=node_modules/.bin/esbuild
-  for f in pkg/hipporag_pieces_wasm.js pkg/hipporag_pieces_wasm_snowball.js pkg/hipporag_wasm.js; do
+  for f in pkg/hipporag_pieces_wasm.js pkg/hipporag_pieces_wasm_snowball.js pkg/hipporag_pieces_wasm_snowball3.js pkg/hipporag_wasm.js; do
     "$esbuild" --minify --format=esm --log-level=warning --allow-overwrite --outfile="$f" "$f"
   done
   rm -rf pkg/site && mkdir -p pkg/site

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use hipporag_indexer::site::{PKG_FILES as PKG, SNOWBALL_PIECES_FILES, UI_FILES as UI};
+use hipporag_indexer::site::{LARGER_PIECES_FILES, PKG_FILES as PKG, UI_FILES as UI};
 
 #[test]
 fn an_installed_binary_writes_the_site_files_from_any_directory() {
@@ -56,9 +56,13 @@ fn an_installed_binary_writes_the_site_files_from_any_directory() {
     } else {
         repo.join("www/site")
     };
-    // The search module's `snowball` build serves sites in other languages, under the small
+    // The search module's larger builds serve sites in other languages, under the small
     // module's names: this English site gets the small one.
-    let served = |f: &&&str| !SNOWBALL_PIECES_FILES.iter().any(|(_, full)| full == *f);
+    let served = |f: &&&str| {
+        !LARGER_PIECES_FILES
+            .iter()
+            .any(|(_, _, larger)| larger == *f)
+    };
     for (dir, files) in [(repo.join("pkg"), PKG), (ui, UI)] {
         for f in files.iter().filter(served) {
             assert_eq!(

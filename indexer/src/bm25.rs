@@ -17,7 +17,9 @@ use hipporag_wasm::text::{Language, terms};
 pub const TITLE_WEIGHT: usize = 3;
 
 /// `language`'s stopwords (NLTK's list, the `stop-words` crate, and for Russian its question
-/// words; none for Japanese, Thai, Lao, Khmer, Burmese and `und`), lowercased: left out of the BM25 terms (as stems) and of the static embeddings'
+/// words; none for Japanese, Thai, Lao, Khmer, Burmese and `und`, nor for the languages NLTK
+/// has no list for: Armenian, Esperanto, Estonian, Hindi, Irish, Lithuanian, Polish, Serbian
+/// and Yiddish), lowercased: left out of the BM25 terms (as stems) and of the static embeddings'
 /// vocabulary, and stored in a Russian or Chinese index for the query side
 /// ([`hipporag_wasm::index::BuildInfo::query_stopwords`]).
 pub fn stopwords(language: Language) -> HashSet<String> {

@@ -68,6 +68,17 @@ fn supported(lang: whatlang::Lang) -> Option<Language> {
         W::Tha => Language::Thai,
         W::Khm => Language::Khmer,
         W::Mya => Language::Burmese,
+        W::Hye => Language::Armenian,
+        W::Cat => Language::Catalan,
+        W::Epo => Language::Esperanto,
+        W::Est => Language::Estonian,
+        W::Hin => Language::Hindi,
+        W::Ind => Language::Indonesian,
+        W::Lit => Language::Lithuanian,
+        W::Nep => Language::Nepali,
+        W::Pol => Language::Polish,
+        W::Srp => Language::Serbian,
+        W::Yid => Language::Yiddish,
         _ => return None,
     })
 }

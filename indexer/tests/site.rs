@@ -11,7 +11,7 @@ use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::{Assets, OUTPUT_DIR, PKG_FILES, SiteOptions, build_site, read_site};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::search::RetrieveOptions;
-use hipporag_wasm::text::Language;
+use hipporag_wasm::text::{Language, StemmerBuild};
 
 const PAGES: &[(&str, &str)] = &[
     (
@@ -578,10 +578,25 @@ fn each_pages_language_is_reported_with_its_analysis() {
         ]
     );
     // German needs a stemmer the small search module lacks: the site is served the module
-    // with every Snowball stemmer, under the small one's names.
-    let files = output(tmp.path());
-    for (small, full) in hipporag_indexer::site::SNOWBALL_PIECES_FILES {
-        assert_eq!(files[*small], format!("stand-in for {full}").into_bytes());
-        assert!(!files.contains_key(*full));
-    }
+    // with rust-stemmers' eighteen, under the small one's names.
+    let served_as = |build: StemmerBuild| {
+        let files = output(tmp.path());
+        for &(b, small, larger) in hipporag_indexer::site::LARGER_PIECES_FILES {
+            assert!(!files.contains_key(larger));
+            if b == build {
+                assert_eq!(files[small], format!("stand-in for {larger}").into_bytes());
+            }
+        }
+    };
+    served_as(StemmerBuild::Snowball);
+    // A page in Polish, whose stemmer is Snowball 3.0's: the module with those too.
+    std::fs::write(
+        tmp.path().join("pl.html"),
+        "<html lang=\"pl\"><body><main><h1>Wyjątki</h1><p>Błędy wykryte podczas wykonywania programu nazywa się wyjątkami.</p></main></body></html>",
+    )
+    .unwrap();
+    let r = build_site(tmp.path(), &encoder, None, &opts(pkg.path()), &()).unwrap();
+    let pl = r.page_languages.iter().find(|l| l.tag == "pl").unwrap();
+    assert_eq!((pl.pages, pl.analysis.as_str(), pl.own), (1, "pl", true));
+    served_as(StemmerBuild::Snowball3);
 }

@@ -220,7 +220,7 @@ impl Pieces {
             return Err(invalid(
                 "meta.language",
                 format!(
-                    "`{}`: this search module was built without that language's stemmer; `hipporag site` serves the module with every Snowball stemmer (the pieces-wasm crate's `snowball` feature) to a site in it",
+                    "`{}`: this search module was built without that language's stemmer; `hipporag site` serves the module with its stemmer (the pieces-wasm crate's `snowball` or `snowball3` feature) to a site in it",
                     meta.language.code()
                 ),
             ));

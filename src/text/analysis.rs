@@ -7,10 +7,12 @@
 //! * an identifier (a word holding `.` or `_`): the whole, then every part between the
 //!   separators, stemmed (`os.path.join` → `os.path.join`, `os`,
 //!   `path`, `join`), so a query can name either;
-//! * any other word: its stem by the Snowball stemmer of the [`Language`] (`rust-stemmers`;
-//!   Porter 2 for English; Russian's for Cyrillic words in a Russian index);
-//! * each of those with the accents of its Latin letters folded first ([`fold_latin_accents`],
-//!   before the stemmer, in Pagefind's order: "café" and "cafe" are one term);
+//! * any other word: its stem by the Snowball stemmer of the [`Language`] (`rust-stemmers`'
+//!   eighteen, Porter 2 for English, Russian's for Cyrillic words in a Russian index; for the
+//!   thirteen languages it lacks, Snowball 3.0's by `pagefind_stem`);
+//! * each of those with the accents of its Latin letters folded ([`fold_latin_accents`]:
+//!   "café" and "cafe" are one term), before `rust-stemmers`' stemmers, in Pagefind's order,
+//!   and after the newer ones, whose suffixes hold accents;
 //! * in a Chinese index, a run of Han characters (UAX #29 makes each one a word): every
 //!   character and every overlapping pair, as Lucene's `CJKBigramFilter` with its unigrams
 //!   kept. Bigrams stand in for words without a segmentation dictionary, which the browser
@@ -21,6 +23,8 @@
 //! ([`crate::lexical::Bm25Data::build`]), so a query stopword finds no posting list and the
 //! browser needs no stopword list. The choice of identifiers-plus-parts and of stemming was made
 //! on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
+
+use std::borrow::Cow;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};
@@ -34,9 +38,10 @@ use super::fold_latin_accents;
 /// at the end: the index stores a language by its position in [`Language::ALL`].
 ///
 /// Four kinds of analysis (module docs):
-/// * stemmed: Snowball's stemmer of the language (`rust-stemmers`); for a language with a
-///   script of its own (Russian, Arabic, Greek, Tamil) on the words of that script, with the
-///   English one on Latin words;
+/// * stemmed: Snowball's stemmer of the language (`rust-stemmers`, or `pagefind_stem` for the
+///   thirteen from [`Language::Armenian`] on); for a language with a script of its own
+///   (Russian, Arabic, Greek, Tamil, Armenian, Hindi, Nepali, Yiddish) on the words of that
+///   script, with the English one on Latin words;
 /// * Chinese: Han characters and their pairs;
 /// * the languages written without spaces between words (Japanese, Thai, Lao, Khmer, Burmese):
 ///   each run of their script cut into units (grapheme clusters) and their pairs, a Katakana
@@ -101,15 +106,56 @@ pub enum Language {
     /// Any other language: UAX #29 words, lowercased, unstemmed. A build that reads pages
     /// with it says so (`hipporag site`'s report and warnings).
     Other,
+    /// Armenian (`hy`): Snowball's Armenian stemmer on Armenian words, the English one on
+    /// Latin words.
+    Armenian,
+    /// Basque (`eu`): Snowball's Basque stemmer on every word.
+    Basque,
+    /// Catalan (`ca`): Snowball's Catalan stemmer on every word.
+    Catalan,
+    /// Esperanto (`eo`): Snowball's Esperanto stemmer on every word.
+    Esperanto,
+    /// Estonian (`et`): Snowball's Estonian stemmer on every word.
+    Estonian,
+    /// Hindi (`hi`): Snowball's Hindi stemmer (a light suffix stripper, Ramanathan & Rao
+    /// 2003) on Devanagari words, the English one on Latin words.
+    Hindi,
+    /// Indonesian (`id`): Snowball's Indonesian stemmer on every word.
+    Indonesian,
+    /// Irish (`ga`): Snowball's Irish stemmer on every word.
+    Irish,
+    /// Lithuanian (`lt`): Snowball's Lithuanian stemmer on every word.
+    Lithuanian,
+    /// Nepali (`ne`): Snowball's Nepali stemmer on Devanagari words, the English one on Latin
+    /// words.
+    Nepali,
+    /// Polish (`pl`): Snowball's Polish stemmer on every word.
+    Polish,
+    /// Serbian (`sr`): Snowball's Serbian stemmer on every word; it reads Cyrillic and Latin
+    /// alike, so a page in one script is found by a question in the other.
+    Serbian,
+    /// Yiddish (`yi`): Snowball's Yiddish stemmer on words in Hebrew script, the English one on
+    /// Latin words.
+    Yiddish,
+}
+
+/// Which Snowball stemmer stems a language's words.
+#[derive(Clone, Copy)]
+enum Snowball {
+    /// One of `rust-stemmers`' eighteen.
+    Classic(Algorithm),
+    /// One of the thirteen algorithms Snowball has and `rust-stemmers` lacks, by its language:
+    /// `pagefind_stem`'s, compiled in with the `snowball3` feature only.
+    Newer(#[cfg_attr(not(feature = "snowball3"), allow(dead_code))] Language),
 }
 
 /// How [`terms`] reads the words of a [`Language`].
 #[derive(Clone, Copy)]
 enum Reading {
     /// Every word stemmed by the language's stemmer.
-    Stemmed(Algorithm),
+    Stemmed(Snowball),
     /// Words of the language's script stemmed by its stemmer, Latin ones by English's.
-    OwnScript(Algorithm, fn(char) -> bool),
+    OwnScript(Snowball, fn(char) -> bool),
     /// Runs of single units of the script (`unit`) cut into units and pairs; Latin words by
     /// English's stemmer.
     Pairs(fn(&str) -> bool),
@@ -119,7 +165,7 @@ enum Reading {
 
 impl Language {
     /// Every supported language, in the order of their stored tags.
-    pub const ALL: [Language; 25] = [
+    pub const ALL: [Language; 38] = [
         Language::English,
         Language::Russian,
         Language::Chinese,
@@ -145,6 +191,19 @@ impl Language {
         Language::Khmer,
         Language::Burmese,
         Language::Other,
+        Language::Armenian,
+        Language::Basque,
+        Language::Catalan,
+        Language::Esperanto,
+        Language::Estonian,
+        Language::Hindi,
+        Language::Indonesian,
+        Language::Irish,
+        Language::Lithuanian,
+        Language::Nepali,
+        Language::Polish,
+        Language::Serbian,
+        Language::Yiddish,
     ];
 
     /// The language's position in [`Language::ALL`].
@@ -181,6 +240,19 @@ impl Language {
             Language::Khmer => "km",
             Language::Burmese => "my",
             Language::Other => "und",
+            Language::Armenian => "hy",
+            Language::Basque => "eu",
+            Language::Catalan => "ca",
+            Language::Esperanto => "eo",
+            Language::Estonian => "et",
+            Language::Hindi => "hi",
+            Language::Indonesian => "id",
+            Language::Irish => "ga",
+            Language::Lithuanian => "lt",
+            Language::Nepali => "ne",
+            Language::Polish => "pl",
+            Language::Serbian => "sr",
+            Language::Yiddish => "yi",
         }
     }
 
@@ -212,26 +284,27 @@ impl Language {
     /// How [`terms`] reads this language's words.
     fn reading(self) -> Reading {
         use Algorithm as A;
+        use Snowball as S;
         match self {
-            Language::English => Reading::Stemmed(A::English),
-            Language::Russian => Reading::OwnScript(A::Russian, is_cyrillic),
+            Language::English => Reading::Stemmed(S::Classic(A::English)),
+            Language::Russian => Reading::OwnScript(S::Classic(A::Russian), is_cyrillic),
             Language::Chinese => Reading::Pairs(is_han_unit),
-            Language::Arabic => Reading::OwnScript(A::Arabic, is_arabic),
-            Language::Danish => Reading::Stemmed(A::Danish),
-            Language::Dutch => Reading::Stemmed(A::Dutch),
-            Language::Finnish => Reading::Stemmed(A::Finnish),
-            Language::French => Reading::Stemmed(A::French),
-            Language::German => Reading::Stemmed(A::German),
-            Language::Greek => Reading::OwnScript(A::Greek, is_greek),
-            Language::Hungarian => Reading::Stemmed(A::Hungarian),
-            Language::Italian => Reading::Stemmed(A::Italian),
-            Language::Norwegian => Reading::Stemmed(A::Norwegian),
-            Language::Portuguese => Reading::Stemmed(A::Portuguese),
-            Language::Romanian => Reading::Stemmed(A::Romanian),
-            Language::Spanish => Reading::Stemmed(A::Spanish),
-            Language::Swedish => Reading::Stemmed(A::Swedish),
-            Language::Tamil => Reading::OwnScript(A::Tamil, is_tamil),
-            Language::Turkish => Reading::Stemmed(A::Turkish),
+            Language::Arabic => Reading::OwnScript(S::Classic(A::Arabic), is_arabic),
+            Language::Danish => Reading::Stemmed(S::Classic(A::Danish)),
+            Language::Dutch => Reading::Stemmed(S::Classic(A::Dutch)),
+            Language::Finnish => Reading::Stemmed(S::Classic(A::Finnish)),
+            Language::French => Reading::Stemmed(S::Classic(A::French)),
+            Language::German => Reading::Stemmed(S::Classic(A::German)),
+            Language::Greek => Reading::OwnScript(S::Classic(A::Greek), is_greek),
+            Language::Hungarian => Reading::Stemmed(S::Classic(A::Hungarian)),
+            Language::Italian => Reading::Stemmed(S::Classic(A::Italian)),
+            Language::Norwegian => Reading::Stemmed(S::Classic(A::Norwegian)),
+            Language::Portuguese => Reading::Stemmed(S::Classic(A::Portuguese)),
+            Language::Romanian => Reading::Stemmed(S::Classic(A::Romanian)),
+            Language::Spanish => Reading::Stemmed(S::Classic(A::Spanish)),
+            Language::Swedish => Reading::Stemmed(S::Classic(A::Swedish)),
+            Language::Tamil => Reading::OwnScript(S::Classic(A::Tamil), is_tamil),
+            Language::Turkish => Reading::Stemmed(S::Classic(A::Turkish)),
             Language::Japanese => Reading::Pairs(is_japanese_unit),
             Language::Thai => {
                 Reading::Pairs(|w| w.chars().all(|c| matches!(c, '\u{0E00}'..='\u{0E7F}')))
@@ -247,15 +320,28 @@ impl Language {
                 w.chars().all(|c| matches!(c, '\u{1000}'..='\u{109F}' | '\u{AA60}'..='\u{AA7F}' | '\u{A9E0}'..='\u{A9FF}'))
             }),
             Language::Other => Reading::Plain,
+            Language::Armenian => Reading::OwnScript(S::Newer(self), is_armenian),
+            Language::Hindi | Language::Nepali => Reading::OwnScript(S::Newer(self), is_devanagari),
+            Language::Yiddish => Reading::OwnScript(S::Newer(self), is_hebrew),
+            Language::Basque
+            | Language::Catalan
+            | Language::Esperanto
+            | Language::Estonian
+            | Language::Indonesian
+            | Language::Irish
+            | Language::Lithuanian
+            | Language::Polish
+            | Language::Serbian => Reading::Stemmed(S::Newer(self)),
         }
     }
 
-    /// Whether this build of the crate holds the language's stemmer. Without the `snowball`
-    /// feature (the small search module of an English, Russian or CJK site) only English's
-    /// and Russian's are compiled in, and a reader of an index in another stemmed language
-    /// must refuse it rather than read its questions otherwise than its passages were read.
+    /// Whether this build of the crate holds the language's stemmer ([`StemmerBuild::HERE`]
+    /// reads every language whose [`Language::stemmer_build`] it includes). The small search
+    /// module of an English, Russian or CJK site holds English's and Russian's only, and a
+    /// reader of an index in another stemmed language must refuse it rather than read its
+    /// questions otherwise than its passages were read.
     pub fn analysed_here(self) -> bool {
-        cfg!(feature = "snowball") || !self.snowball_only()
+        self.stemmer_build() <= StemmerBuild::HERE
     }
 
     /// Whether [`terms`] cuts runs of the language's script into units and pairs (Chinese,
@@ -265,35 +351,124 @@ impl Language {
         matches!(self.reading(), Reading::Pairs(_))
     }
 
-    /// Whether the language's stemmer is one that only the `snowball` feature compiles in:
-    /// every stemmed language but English and Russian. A site with such a language is served
-    /// the search module built with it.
-    pub fn snowball_only(self) -> bool {
+    /// The least build of the crate that holds the language's stemmer: a site with pages in
+    /// it is served the search module of that build, or of a larger one.
+    pub fn stemmer_build(self) -> StemmerBuild {
         match self.reading() {
-            Reading::Stemmed(a) | Reading::OwnScript(a, _) => {
-                !matches!(a, Algorithm::English | Algorithm::Russian)
+            Reading::Stemmed(Snowball::Classic(Algorithm::English | Algorithm::Russian))
+            | Reading::OwnScript(Snowball::Classic(Algorithm::English | Algorithm::Russian), _)
+            | Reading::Pairs(_)
+            | Reading::Plain => StemmerBuild::Small,
+            Reading::Stemmed(Snowball::Classic(_))
+            | Reading::OwnScript(Snowball::Classic(_), _) => StemmerBuild::Snowball,
+            Reading::Stemmed(Snowball::Newer(_)) | Reading::OwnScript(Snowball::Newer(_), _) => {
+                StemmerBuild::Snowball3
             }
-            Reading::Pairs(_) | Reading::Plain => false,
         }
     }
 }
 
-/// A stemmer of `algorithm`. Without the `snowball` feature only English and Russian are
-/// named, with constant arguments, so that the linker leaves the other sixteen algorithms out
-/// of a search module ([`Language::analysed_here`] says which; the others get none).
-fn stemmer(algorithm: Algorithm) -> Option<Stemmer> {
-    #[cfg(feature = "snowball")]
-    {
-        Some(Stemmer::create(algorithm))
-    }
-    #[cfg(not(feature = "snowball"))]
-    {
-        match algorithm {
-            Algorithm::English => Some(Stemmer::create(Algorithm::English)),
-            Algorithm::Russian => Some(Stemmer::create(Algorithm::Russian)),
-            _ => None,
+/// The builds of the crate by the stemmers they hold, smallest first: each holds the ones
+/// before it. A site's search module is the build its languages need
+/// ([`Language::stemmer_build`]); `./build.sh build` writes one module of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StemmerBuild {
+    /// English's and Russian's stemmers only (no feature).
+    Small,
+    /// And the other sixteen of `rust-stemmers` (the `snowball` feature).
+    Snowball,
+    /// And Snowball 3.0's thirteen that `rust-stemmers` lacks (`pagefind_stem`; the
+    /// `snowball3` feature).
+    Snowball3,
+}
+
+impl StemmerBuild {
+    /// This build's.
+    pub const HERE: StemmerBuild = if cfg!(feature = "snowball3") {
+        StemmerBuild::Snowball3
+    } else if cfg!(feature = "snowball") {
+        StemmerBuild::Snowball
+    } else {
+        StemmerBuild::Small
+    };
+}
+
+/// A Snowball stemmer of either crate ([`Snowball`]).
+enum LanguageStemmer {
+    Classic(Stemmer),
+    #[cfg(feature = "snowball3")]
+    Newer(pagefind_stem::Stemmer),
+}
+
+impl LanguageStemmer {
+    /// Whether [`terms`] folds a word's Latin accents before this stemmer reads it (the
+    /// shipped order of `rust-stemmers`' languages, Pagefind's), rather than folding the stem:
+    /// the newer algorithms' suffixes hold accents (Polish "-ów", Lithuanian "-ų", Catalan
+    /// "-ó"), which folding first would hide from them.
+    fn folds_first(&self) -> bool {
+        match self {
+            LanguageStemmer::Classic(_) => true,
+            #[cfg(feature = "snowball3")]
+            LanguageStemmer::Newer(_) => false,
         }
     }
+
+    fn stem<'a>(&self, word: &'a str) -> Cow<'a, str> {
+        match self {
+            LanguageStemmer::Classic(s) => s.stem(word),
+            #[cfg(feature = "snowball3")]
+            LanguageStemmer::Newer(s) => s.stem(word),
+        }
+    }
+}
+
+/// The stemmer `snowball` names. Without the `snowball` feature only English and Russian are
+/// named, with constant arguments, so that the linker leaves the other algorithms out of a
+/// search module; without `snowball3`, none of `pagefind_stem`'s is compiled in
+/// ([`Language::analysed_here`] says which languages a build reads; the others get none).
+fn stemmer(snowball: Snowball) -> Option<LanguageStemmer> {
+    match snowball {
+        #[cfg(feature = "snowball")]
+        Snowball::Classic(a) => Some(LanguageStemmer::Classic(Stemmer::create(a))),
+        #[cfg(not(feature = "snowball"))]
+        Snowball::Classic(Algorithm::English) => Some(LanguageStemmer::Classic(Stemmer::create(
+            Algorithm::English,
+        ))),
+        #[cfg(not(feature = "snowball"))]
+        Snowball::Classic(Algorithm::Russian) => Some(LanguageStemmer::Classic(Stemmer::create(
+            Algorithm::Russian,
+        ))),
+        #[cfg(not(feature = "snowball"))]
+        Snowball::Classic(_) => None,
+        #[cfg(feature = "snowball3")]
+        Snowball::Newer(language) => newer_algorithm(language)
+            .map(|a| LanguageStemmer::Newer(pagefind_stem::Stemmer::create(a))),
+        #[cfg(not(feature = "snowball3"))]
+        Snowball::Newer(_) => None,
+    }
+}
+
+/// `pagefind_stem`'s algorithm for a language whose reading is [`Snowball::Newer`]; `None`
+/// for any other.
+#[cfg(feature = "snowball3")]
+fn newer_algorithm(language: Language) -> Option<pagefind_stem::Algorithm> {
+    use pagefind_stem::Algorithm as P;
+    Some(match language {
+        Language::Armenian => P::Armenian,
+        Language::Basque => P::Basque,
+        Language::Catalan => P::Catalan,
+        Language::Esperanto => P::Esperanto,
+        Language::Estonian => P::Estonian,
+        Language::Hindi => P::Hindi,
+        Language::Indonesian => P::Indonesian,
+        Language::Irish => P::Irish,
+        Language::Lithuanian => P::Lithuanian,
+        Language::Nepali => P::Nepali,
+        Language::Polish => P::Polish,
+        Language::Serbian => P::Serbian,
+        Language::Yiddish => P::Yiddish,
+        _ => return None,
+    })
 }
 
 /// The primary subtag of a BCP 47 tag, lowercased: `de-CH` → `de`, `zh_Hans` → `zh`, `""` →
@@ -343,6 +518,22 @@ fn is_tamil(c: char) -> bool {
     matches!(c as u32, 0x0B80..=0x0BFF)
 }
 
+/// True for an Armenian letter (Armenian, and the Armenian ligatures of Alphabetic
+/// Presentation Forms).
+fn is_armenian(c: char) -> bool {
+    matches!(c as u32, 0x0530..=0x058F | 0xFB13..=0xFB17)
+}
+
+/// True for a Devanagari letter or mark (Devanagari, Devanagari Extended).
+fn is_devanagari(c: char) -> bool {
+    matches!(c as u32, 0x0900..=0x097F | 0xA8E0..=0xA8FF)
+}
+
+/// True for a Hebrew letter or mark (Hebrew, and the Hebrew presentation forms).
+fn is_hebrew(c: char) -> bool {
+    matches!(c as u32, 0x0590..=0x05FF | 0xFB1D..=0xFB4F)
+}
+
 /// True for a Cyrillic letter.
 fn is_cyrillic(c: char) -> bool {
     matches!(c as u32, 0x0400..=0x052F)
@@ -375,20 +566,23 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
     };
     // Latin words of a language with a script of its own are read as English.
     let english = match reading {
-        Reading::OwnScript(..) | Reading::Pairs(_) => stemmer(Algorithm::English),
+        Reading::OwnScript(..) | Reading::Pairs(_) => {
+            stemmer(Snowball::Classic(Algorithm::English))
+        }
         Reading::Stemmed(_) | Reading::Plain => None,
     };
-    // Accents folded before the stemmer, so that two spellings that differ only in them meet
-    // in one term (Pagefind's order).
+    // Accents folded, so that two spellings that differ only in them meet in one term: before
+    // rust-stemmers' stemmers (Pagefind's order), after the newer ones, whose suffixes hold
+    // accents (Polish "kotów" → "kot").
     let stem = |w: &str| -> String {
-        let w = fold_latin_accents(w);
         let by = match own_script {
             Some(script) if !w.chars().any(script) => english.as_ref(),
             _ => own.as_ref().or(english.as_ref()),
         };
         match by {
-            Some(s) => s.stem(&w).into_owned(),
-            None => w.into_owned(),
+            Some(s) if s.folds_first() => s.stem(&fold_latin_accents(w)).into_owned(),
+            Some(s) => fold_latin_accents(&s.stem(w)).into_owned(),
+            None => fold_latin_accents(w).into_owned(),
         }
     };
     let unit = match reading {
@@ -678,6 +872,43 @@ mod tests {
         assert_eq!(terms("running", Language::German), ["running"]);
     }
 
+    /// The thirteen languages Snowball has a stemmer for and `rust-stemmers` lacks are stemmed
+    /// by Snowball 3.0's (`pagefind_stem`), and their stems' accents are folded after it.
+    #[test]
+    fn snowballs_newer_stemmers_read_their_languages() {
+        // Polish: "-ów" and "-ami" are suffixes; the accents of the stem are folded after.
+        assert_eq!(terms("kotów kotami", Language::Polish), ["kot", "kot"]);
+        assert_eq!(
+            terms("książki książkami", Language::Polish),
+            ["ksiazk", "ksiazk"]
+        );
+        // Hindi: a Devanagari noun's inflections meet; a Latin word is read as English.
+        assert_eq!(
+            terms("लड़कों लड़के libraries", Language::Hindi),
+            ["लड़क", "लड़क", "librari"]
+        );
+        // Serbian: Cyrillic and Latin spellings of one word meet.
+        assert_eq!(
+            terms("књигама knjige", Language::Serbian),
+            ["knjig", "knjig"]
+        );
+        assert_eq!(
+            terms("membaca dibaca", Language::Indonesian),
+            ["baca", "baca"]
+        );
+        assert_eq!(
+            terms("knygos knygomis", Language::Lithuanian),
+            ["knyg", "knyg"]
+        );
+        for l in Language::ALL {
+            let newer = l.ordinal() >= Language::Armenian.ordinal();
+            assert_eq!(l.stemmer_build() == StemmerBuild::Snowball3, newer, "{l:?}");
+            if newer {
+                assert_eq!(Language::from_tag(l.code()), Some(l));
+            }
+        }
+    }
+
     /// Thai, Lao, Khmer, Burmese and Japanese have no spaces between words: each run of their
     /// script gives its units (UAX #29's grapheme clusters; Japanese characters) and their pairs.
     #[test]
@@ -720,17 +951,18 @@ mod tests {
     #[test]
     fn other_languages_are_read_plainly() {
         assert_eq!(
-            terms("Języki programowania", Language::Other),
-            ["jezyki", "programowania"]
+            terms("Programovací jazyky", Language::Other),
+            ["programovaci", "jazyky"]
         );
-        assert_eq!(Language::read_tag("pl-PL"), Some(Language::Other));
+        assert_eq!(Language::read_tag("cs-CZ"), Some(Language::Other));
+        assert_eq!(Language::read_tag("pl-PL"), Some(Language::Polish));
         assert_eq!(Language::read_tag("und"), Some(Language::Other));
         assert_eq!(Language::read_tag("nb"), Some(Language::Norwegian));
         assert_eq!(Language::read_tag("de-CH"), Some(Language::German));
         assert_eq!(Language::read_tag(""), None);
         assert_eq!(Language::read_tag("e1"), None);
         assert_eq!(Language::read_tag("auto"), None);
-        assert_eq!(Language::from_tag("pl"), None);
+        assert_eq!(Language::from_tag("cs"), None);
     }
 
     /// Every language's code reads back as it, and the stored order never changes: an index
@@ -748,7 +980,7 @@ mod tests {
         // English, Russian and the scripts without spaces need no Snowball-only stemmer.
         let small: Vec<&str> = Language::ALL
             .into_iter()
-            .filter(|l| !l.snowball_only())
+            .filter(|l| l.stemmer_build() == StemmerBuild::Small)
             .map(Language::code)
             .collect();
         assert_eq!(

@@ -8,7 +8,7 @@ mod fuzzy;
 mod names;
 mod normalize;
 
-pub use analysis::{Language, is_cjk, phrase_stem_key, primary_subtag, terms};
+pub use analysis::{Language, StemmerBuild, is_cjk, phrase_stem_key, primary_subtag, terms};
 pub use fuzzy::{MAX_EXPANSIONS, MIN_ENTRY_CHARS, MIN_FUZZY_CHARS, MIN_PREFIX_CHARS, is_neighbour};
 pub use names::{
     NameStyle, is_article, is_capitalised, is_name_connector, is_short_number, literal_spans,

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
-const site = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "www", "site");
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const site = join(repo, "www", "site");
 const { STRINGS } = await import(join(site, "hipporag-ui-strings.js"));
 
 /** `EN`'s keys and strings, read from hipporag-ui.js's source (the module needs a document). */
@@ -33,4 +34,37 @@ test("every language has every English string, with the same fields", () => {
       assert.deepEqual(fields(strings[k]), fields(en[k]), `${lang}.${k}'s fields`);
     }
   }
+});
+
+/**
+ * The codes `Language::code` returns in src/text/analysis.rs: the string literals of its match,
+ * from the function's `{` to the brace that closes the match (string literals and `//` comments
+ * skipped while counting braces).
+ */
+function analysisCodes() {
+  const src = readFileSync(join(repo, "src", "text", "analysis.rs"), "utf8");
+  const start = src.indexOf("pub fn code(self) -> &'static str {");
+  assert.ok(start >= 0, "analysis.rs has no `pub fn code(self) -> &'static str {`");
+  const open = src.indexOf("match self {", start);
+  assert.ok(open >= 0, "Language::code has no `match self {`");
+  let depth = 0;
+  let end = -1;
+  for (let i = src.indexOf("{", open); i < src.length && end < 0; i++) {
+    if (src.startsWith("//", i)) i = src.indexOf("\n", i);
+    else if (src[i] === '"') i = src.indexOf('"', i + 1);
+    else if (src[i] === "{") depth++;
+    else if (src[i] === "}" && --depth === 0) end = i;
+    if (i < 0) break;
+  }
+  assert.ok(end > open, "the match of Language::code does not close");
+  const body = src.slice(open, end).replace(/\/\/.*$/gm, "");
+  return [...body.matchAll(/"([a-z]{2,3})"/g)].map((m) => m[1]);
+}
+
+test("every language the Rust analysis reads as itself has strings", () => {
+  const codes = analysisCodes();
+  assert.ok(codes.includes("en") && codes.includes("und") && codes.includes("de"), `codes read: ${codes}`);
+  const own = codes.filter((c) => c !== "en" && c !== "und");
+  assert.ok(own.length >= 20, `codes read: ${own}`);
+  for (const code of own) assert.ok(code in STRINGS, `no strings for "${code}" in hipporag-ui-strings.js`);
 });

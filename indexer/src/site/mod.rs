@@ -59,7 +59,7 @@ use crate::progress::Progress;
 use crate::{Error, Result};
 use hipporag_wasm::embeddings::Encoder;
 use hipporag_wasm::index::Passage;
-use hipporag_wasm::text::Language;
+use hipporag_wasm::text::{Language, StemmerBuild};
 
 /// Longest passage, in characters: longer sections are split at line boundaries (a passage is
 /// the unit a result shows and links to).
@@ -75,22 +75,37 @@ pub const PKG_FILES: &[&str] = &[
     "hipporag_pieces_wasm.js",
     "hipporag_pieces_wasm_snowball_bg.wasm",
     "hipporag_pieces_wasm_snowball.js",
+    "hipporag_pieces_wasm_snowball3_bg.wasm",
+    "hipporag_pieces_wasm_snowball3.js",
     "hipporag_wasm_bg.wasm",
     "hipporag_wasm.js",
     "hipporag.js",
 ];
-/// The search module's build with every Snowball stemmer (the pieces-wasm crate's `snowball`
-/// feature; `./build.sh build` writes it beside the small one): for each of the small module's
-/// files, the file served in its place, under the small one's name, to a site with a language
-/// whose stemmer the small module lacks ([`Language::snowball_only`]).
-pub const SNOWBALL_PIECES_FILES: &[(&str, &str)] = &[
+/// The search module's larger builds (`./build.sh build` writes them beside the small one):
+/// for each build and each of the small module's files, the file served in its place, under
+/// the small one's name, to a site with a language whose stemmer the smaller builds lack
+/// ([`Language::stemmer_build`]): the pieces-wasm crate's `snowball` feature (rust-stemmers'
+/// eighteen) and its `snowball3` (and Snowball 3.0's thirteen).
+pub const LARGER_PIECES_FILES: &[(StemmerBuild, &str, &str)] = &[
     (
+        StemmerBuild::Snowball,
         "hipporag_pieces_wasm_bg.wasm",
         "hipporag_pieces_wasm_snowball_bg.wasm",
     ),
     (
+        StemmerBuild::Snowball,
         "hipporag_pieces_wasm.js",
         "hipporag_pieces_wasm_snowball.js",
+    ),
+    (
+        StemmerBuild::Snowball3,
+        "hipporag_pieces_wasm_bg.wasm",
+        "hipporag_pieces_wasm_snowball3_bg.wasm",
+    ),
+    (
+        StemmerBuild::Snowball3,
+        "hipporag_pieces_wasm.js",
+        "hipporag_pieces_wasm_snowball3.js",
     ),
 ];
 /// How to get the wasm packages when they are missing.
@@ -601,8 +616,11 @@ fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
 fn needed(f: &str, pieces: bool, single: bool) -> bool {
     match f {
         "hipporag_pieces_wasm_bg.wasm" | "hipporag_pieces_wasm.js" | "hipporag-pieces.js" => pieces,
-        // Served under the small module's names ([`SNOWBALL_PIECES_FILES`]).
-        "hipporag_pieces_wasm_snowball_bg.wasm" | "hipporag_pieces_wasm_snowball.js" => false,
+        // Served under the small module's names ([`LARGER_PIECES_FILES`]).
+        "hipporag_pieces_wasm_snowball_bg.wasm"
+        | "hipporag_pieces_wasm_snowball.js"
+        | "hipporag_pieces_wasm_snowball3_bg.wasm"
+        | "hipporag_pieces_wasm_snowball3.js" => false,
         "hipporag_wasm_bg.wasm" | "hipporag_wasm.js" | "hipporag.js" | "hipporag-encoders.js" => {
             single
         }
@@ -635,16 +653,19 @@ fn write_output(
         write(name, bytes)?;
     }
     let (pieces, single) = (report.pieces_meta.is_some(), report.index_file.is_some());
-    let snowball = report.languages.iter().any(|l| {
-        Language::ALL
-            .iter()
-            .any(|k| k.code() == l.lang && k.snowball_only())
-    });
+    // The build the site's languages need: the largest of their stemmer builds.
+    let build = report
+        .languages
+        .iter()
+        .filter_map(|l| Language::ALL.into_iter().find(|k| k.code() == l.lang))
+        .map(Language::stemmer_build)
+        .max()
+        .unwrap_or(StemmerBuild::Small);
     for &f in PKG_FILES.iter().filter(|f| needed(f, pieces, single)) {
-        let from = SNOWBALL_PIECES_FILES
+        let from = LARGER_PIECES_FILES
             .iter()
-            .find(|&&(small, _)| snowball && small == f)
-            .map_or(f, |&(_, full)| full);
+            .find(|&&(b, small, _)| b == build && small == f)
+            .map_or(f, |&(_, _, larger)| larger);
         write(f, &opts.pkg.read(from, PKG_HINT)?)?;
     }
     for f in UI_FILES.iter().filter(|f| needed(f, pieces, single)) {
