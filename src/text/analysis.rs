@@ -354,16 +354,14 @@ impl Language {
     /// The least build of the crate that holds the language's stemmer: a site with pages in
     /// it is served the search module of that build, or of a larger one.
     pub fn stemmer_build(self) -> StemmerBuild {
-        match self.reading() {
-            Reading::Stemmed(Snowball::Classic(Algorithm::English | Algorithm::Russian))
-            | Reading::OwnScript(Snowball::Classic(Algorithm::English | Algorithm::Russian), _)
-            | Reading::Pairs(_)
-            | Reading::Plain => StemmerBuild::Small,
-            Reading::Stemmed(Snowball::Classic(_))
-            | Reading::OwnScript(Snowball::Classic(_), _) => StemmerBuild::Snowball,
-            Reading::Stemmed(Snowball::Newer(_)) | Reading::OwnScript(Snowball::Newer(_), _) => {
-                StemmerBuild::Snowball3
-            }
+        let snowball = match self.reading() {
+            Reading::Stemmed(s) | Reading::OwnScript(s, _) => s,
+            Reading::Pairs(_) | Reading::Plain => return StemmerBuild::Small,
+        };
+        match snowball {
+            Snowball::Classic(Algorithm::English | Algorithm::Russian) => StemmerBuild::Small,
+            Snowball::Classic(_) => StemmerBuild::Snowball,
+            Snowball::Newer(_) => StemmerBuild::Snowball3,
         }
     }
 }
