@@ -79,6 +79,7 @@ fn supported(lang: whatlang::Lang) -> Option<Language> {
         W::Pol => Language::Polish,
         W::Srp => Language::Serbian,
         W::Yid => Language::Yiddish,
+        W::Kor => Language::Korean,
         _ => return None,
     })
 }

@@ -43,9 +43,10 @@ use super::fold_latin_accents;
 ///   (Russian, Arabic, Greek, Tamil, Armenian, Hindi, Nepali, Yiddish) on the words of that
 ///   script, with the English one on Latin words;
 /// * Chinese: Han characters and their pairs;
-/// * the languages written without spaces between words (Japanese, Thai, Lao, Khmer, Burmese):
-///   each run of their script cut into units (grapheme clusters) and their pairs, a Katakana
-///   word of three characters or more whole too; Latin words as in English;
+/// * the languages written without spaces between words (Japanese, Thai, Lao, Khmer, Burmese),
+///   and Korean, whose words carry their particles: each run of their script cut into units
+///   (grapheme clusters) and their pairs, a Katakana or Hangul word of three characters or
+///   more whole too; Latin words as in English;
 /// * [`Language::Other`], any other language: UAX #29 words, lowercased, no stemmer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -137,6 +138,10 @@ pub enum Language {
     /// Yiddish (`yi`): Snowball's Yiddish stemmer on words in Hebrew script, the English one on
     /// Latin words.
     Yiddish,
+    /// Korean (`ko`): each word of Hangul (an eojeol: a stem with its particles and endings)
+    /// cut into its syllables and their pairs, as Lucene's `CJKBigramFilter` reads Hangul, and
+    /// whole too when it has three syllables or more; Latin words as in English.
+    Korean,
 }
 
 /// Which Snowball stemmer stems a language's words.
@@ -165,7 +170,7 @@ enum Reading {
 
 impl Language {
     /// Every supported language, in the order of their stored tags.
-    pub const ALL: [Language; 38] = [
+    pub const ALL: [Language; 39] = [
         Language::English,
         Language::Russian,
         Language::Chinese,
@@ -204,6 +209,7 @@ impl Language {
         Language::Polish,
         Language::Serbian,
         Language::Yiddish,
+        Language::Korean,
     ];
 
     /// The language's position in [`Language::ALL`].
@@ -253,6 +259,7 @@ impl Language {
             Language::Polish => "pl",
             Language::Serbian => "sr",
             Language::Yiddish => "yi",
+            Language::Korean => "ko",
         }
     }
 
@@ -306,6 +313,7 @@ impl Language {
             Language::Tamil => Reading::OwnScript(S::Classic(A::Tamil), is_tamil),
             Language::Turkish => Reading::Stemmed(S::Classic(A::Turkish)),
             Language::Japanese => Reading::Pairs(is_japanese_unit),
+            Language::Korean => Reading::Pairs(is_korean_unit),
             Language::Thai => {
                 Reading::Pairs(|w| w.chars().all(|c| matches!(c, '\u{0E00}'..='\u{0E7F}')))
             }
@@ -345,7 +353,7 @@ impl Language {
     }
 
     /// Whether [`terms`] cuts runs of the language's script into units and pairs (Chinese,
-    /// Japanese, Thai, Lao, Khmer, Burmese): such a text gives about two terms per character
+    /// Japanese, Korean, Thai, Lao, Khmer, Burmese): such a text gives about two terms per character
     /// where a spaced language gives one per word, so a question touches more distinct terms.
     pub fn reads_pairs(self) -> bool {
         matches!(self.reading(), Reading::Pairs(_))
@@ -499,6 +507,14 @@ fn is_han_unit(w: &str) -> bool {
 fn is_japanese_unit(w: &str) -> bool {
     w.chars()
         .all(|c| is_cjk(c) || matches!(c, '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}'))
+}
+
+/// A Korean unit: a word of Hangul only (UAX #29 keeps an eojeol whole): syllables, and the
+/// conjoining jamo of decomposed text.
+fn is_korean_unit(w: &str) -> bool {
+    w.chars().all(|c| {
+        matches!(c as u32, 0xAC00..=0xD7A3 | 0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xD7B0..=0xD7FF)
+    })
 }
 
 /// True for an Arabic letter or mark (Arabic, its supplements and presentation forms).
@@ -697,15 +713,16 @@ fn unit_terms(run: &[Unit], out: &mut Vec<String>) {
     }
 }
 
-/// The characters of a Japanese word with their byte offsets, each with the combining marks
-/// that follow it (the kana voicing marks U+3099 and U+309A, variation selectors): its grapheme
+/// The characters of a Japanese or Korean word with their byte offsets, each with the
+/// combining marks that follow it (the kana voicing marks U+3099 and U+309A, variation
+/// selectors, and the vowel and final jamo of a decomposed Hangul syllable): its grapheme
 /// clusters, without the grapheme tables, which a search module would otherwise carry for this
 /// alone.
-fn kana_characters(word: &str) -> Vec<(usize, &str)> {
+fn characters_with_marks(word: &str) -> Vec<(usize, &str)> {
     let mut out: Vec<(usize, &str)> = Vec::new();
     for (at, c) in word.char_indices() {
         let end = at + c.len_utf8();
-        let combining = matches!(c, '\u{3099}' | '\u{309A}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}');
+        let combining = matches!(c, '\u{3099}' | '\u{309A}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' | '\u{1160}'..='\u{11FF}' | '\u{D7B0}'..='\u{D7FF}');
         match out.last_mut() {
             Some((start, unit)) if combining => *unit = &word[*start..end],
             _ => out.push((at, &word[at..end])),
@@ -724,17 +741,19 @@ struct Unit<'a> {
     whole: Option<&'a str>,
 }
 
-/// Katakana words shorter than this many characters are read only in units and pairs.
+/// Katakana and Hangul words shorter than this many characters are read only in units and
+/// pairs.
 const WHOLE_WORD_UNITS: usize = 3;
 
-/// Appends the units of `word` (a UAX #29 word at byte `offset`) to `run`. A Japanese word of
-/// several characters (UAX #29 keeps a run of Katakana whole: "コンピューター") is cut into
-/// its characters, so that a loanword spelt another way ("コンピュータ") or written inside a
-/// compound still shares pairs with it, and is kept whole too when it has at least
+/// Appends the units of `word` (a UAX #29 word at byte `offset`) to `run`. A Japanese or
+/// Korean word of several characters (UAX #29 keeps a run of Katakana whole, "コンピューター",
+/// and a Korean eojeol, "서울에서") is cut into its characters, so that a loanword spelt another
+/// way ("コンピュータ"), a word inside a compound or a Korean stem with other particles
+/// ("서울은") still shares units and pairs with it, and is kept whole too when it has at least
 /// [`WHOLE_WORD_UNITS`] characters (docs/tuning.md, "Katakana words in characters and
 /// pairs"). Every other unit is one unit.
 fn push_units<'a>(run: &mut Vec<Unit<'a>>, offset: usize, word: &'a str, language: Language) {
-    if language != Language::Japanese {
+    if !matches!(language, Language::Japanese | Language::Korean) {
         run.push(Unit {
             end: offset + word.len(),
             text: word,
@@ -742,7 +761,7 @@ fn push_units<'a>(run: &mut Vec<Unit<'a>>, offset: usize, word: &'a str, languag
         });
         return;
     }
-    let characters = kana_characters(word);
+    let characters = characters_with_marks(word);
     let whole = (characters.len() >= WHOLE_WORD_UNITS).then_some(word);
     for (k, &(at, text)) in characters.iter().enumerate() {
         run.push(Unit {
@@ -899,7 +918,8 @@ mod tests {
             ["knyg", "knyg"]
         );
         for l in Language::ALL {
-            let newer = l.ordinal() >= Language::Armenian.ordinal();
+            let newer =
+                (Language::Armenian.ordinal()..=Language::Yiddish.ordinal()).contains(&l.ordinal());
             assert_eq!(l.stemmer_build() == StemmerBuild::Snowball3, newer, "{l:?}");
             if newer {
                 assert_eq!(Language::from_tag(l.code()), Some(l));
@@ -927,6 +947,12 @@ mod tests {
         let b = terms("コンピュータ", Language::Japanese);
         assert_eq!(b[0], "コンピュータ");
         assert!(b[1..].iter().all(|t| a.contains(t)), "{a:?} {b:?}");
+        // Korean: an eojeol's syllables and pairs, and the eojeol whole from three syllables;
+        // the stem of "서울에서" and "서울은" meets in "서울".
+        assert_eq!(
+            terms("서울에서 서울은", Language::Korean).join(" "),
+            "서울에서 서 서울 울 울에 에 에서 서 서울은 서 서울 울 울은 은"
+        );
         // A voicing mark written apart stays with its kana.
         assert_eq!(
             terms("カ\u{3099}ム", Language::Japanese),
@@ -983,7 +1009,7 @@ mod tests {
             .collect();
         assert_eq!(
             small,
-            ["en", "ru", "zh", "ja", "th", "lo", "km", "my", "und"]
+            ["en", "ru", "zh", "ja", "th", "lo", "km", "my", "und", "ko"]
         );
     }
 }
