@@ -5,13 +5,17 @@
 
 mod analysis;
 mod fuzzy;
+mod language;
 mod names;
 mod normalize;
+mod script;
 
-pub use analysis::{Language, StemmerBuild, is_cjk, phrase_stem_key, primary_subtag, terms};
+pub use analysis::{phrase_stem_key, terms};
 pub use fuzzy::{MAX_EXPANSIONS, MIN_ENTRY_CHARS, MIN_FUZZY_CHARS, MIN_PREFIX_CHARS, is_neighbour};
+pub use language::{Language, StemmerBuild, primary_subtag};
 pub use names::{
     NameStyle, is_article, is_capitalised, is_name_connector, is_short_number, literal_spans,
     name_end, name_share,
 };
 pub use normalize::{fold_latin_accents, normalize_phrase, tokens};
+pub use script::is_cjk;

@@ -37,14 +37,14 @@ test("every language has every English string, with the same fields", () => {
 });
 
 /**
- * The codes `Language::code` returns in src/text/analysis.rs: the string literals of its match,
+ * The codes `Language::code` returns in src/text/language.rs: the string literals of its match,
  * from the function's `{` to the brace that closes the match (string literals and `//` comments
  * skipped while counting braces).
  */
 function analysisCodes() {
-  const src = readFileSync(join(repo, "src", "text", "analysis.rs"), "utf8");
+  const src = readFileSync(join(repo, "src", "text", "language.rs"), "utf8");
   const start = src.indexOf("pub fn code(self) -> &'static str {");
-  assert.ok(start >= 0, "analysis.rs has no `pub fn code(self) -> &'static str {`");
+  assert.ok(start >= 0, "language.rs has no `pub fn code(self) -> &'static str {`");
   const open = src.indexOf("match self {", start);
   assert.ok(open >= 0, "Language::code has no `match self {`");
   let depth = 0;
