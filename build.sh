@@ -4,7 +4,7 @@
 #   ./build.sh demo    set up everything, build native + wasm, index musique_train, print the
 #                      recall table and answer a sample question (the main job)
 #   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, every fuzz target
-#                      for ${FUZZ_SECONDS:-60} s, wasm tests in Node, JS wrapper tests in Node, the
+#                      for ${FUZZ_SECONDS:-30} s, wasm tests in Node, JS wrapper tests in Node, the
 #                      site's end-to-end tests in headless Chromium
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, the pinned nightly's rust-src
 #                      for the page's modules, wasm-bindgen-cli at the Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
@@ -471,19 +471,13 @@ demo() {
   echo "browser demo built in out/www/: ./build.sh serve, then open http://127.0.0.1:${PORT:-8000}/"
 }
 
-# The index and native rankings tests/wasm.rs replays (target/fixtures/): built here, so the
-# wasm test never depends on a native test having run first.
-wasm_fixture() {
-  cargo run --release --example wasm_fixture
-}
-
+# The wasm tests (tests/wasm.rs needs the wasm_fixture example's files first). The encoder's
+# wasm module is tested as pages load it, pkg/minilm/ (tests/js/minilm_wasm.test.mjs): a
+# wasm-bindgen-test build of it would compile candle and tokenizers for wasm32 once more
+# (about four minutes).
 wasm_test() {
-  wasm_fixture
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test --release --target wasm32-unknown-unknown --test wasm
-  # The encoder in wasm: parity with the reference vectors and with the native ones (1e-4).
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-    cargo test --release --target wasm32-unknown-unknown -p hipporag-minilm --test wasm
 }
 
 # What the tests need beyond Rust, installed when missing (Debian packages, as root or with
@@ -538,6 +532,17 @@ drop_build_files() {
   [ -n "${HIPPORAG_KEEP_BUILD:-}" ] || rm -rf "$@"
 }
 
+# Runs one step of `run_tests` and records how long it took: a line on stderr when it ends, and
+# the whole list when the tests end, so a slow CI run shows where its minutes went.
+STEP_TIMES=()
+timed() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  STEP_TIMES+=("$(printf '%5d s  %s' $((SECONDS - start)) "$name")")
+  echo "[build.sh test] $name: $((SECONDS - start)) s" >&2
+}
+
 run_tests() {
   export SKIP_ENCODER_WASM_OPT=1
   # A fresh clone gains nothing from incremental build files (about 0.4 GB).
@@ -548,42 +553,58 @@ run_tests() {
   # index bytes). The wasm modules the site serves keep LTO (wasm-release, wasm-pieces).
   export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
   export CARGO_PROFILE_WASM_RELEASE_LTO=true CARGO_PROFILE_WASM_RELEASE_CODEGEN_UNITS=1
-  test_deps
-  setup
-  cargo fmt --all -- --check
-  cargo clippy --workspace --all-targets -- -D warnings
+  local all_start=$SECONDS
+  timed "install what the tests need" test_deps
+  timed setup setup
+  timed "cargo fmt" cargo fmt --all -- --check
+  timed "cargo clippy, native" cargo clippy --workspace --all-targets -- -D warnings
   # Every crate's doc comments: every intra-doc link resolves, no broken HTML.
-  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
-  cargo test --release --workspace
-  fuzz
+  RUSTDOCFLAGS="-D warnings" timed "cargo doc" cargo doc --workspace --no-deps
+  timed "cargo test, native" cargo test --release --workspace
+  # Each fuzz target for 30 s here, a smoke run; `./build.sh fuzz` runs them for 60 s.
+  FUZZ_SECONDS=${FUZZ_SECONDS:-30} timed "fuzz targets" fuzz
   drop_build_files fuzz/target
-  wasm_fixture  # tests/wasm.rs includes it, so clippy needs it too
+  # The index and native rankings tests/wasm.rs replays (target/fixtures/), written here so the
+  # wasm test never depends on a native test having run first; tests/wasm.rs includes them, so
+  # clippy needs them too. `cargo test --workspace` built the example with every member's
+  # features; `cargo run` of it alone would build its crates again with the root package's
+  # (two minutes).
+  timed "wasm fixture" ./target/release/examples/wasm_fixture
+  timed "cargo clippy, wasm32" clippy_wasm
+  timed "wasm tests" wasm_test
+  # Native release stays: `package` builds its build scripts and proc macros there.
+  drop_build_files target/debug target/wasm32-unknown-unknown
+  timed "wasm modules" build_wasm
+  drop_build_files target/wasm-std
+  # The packages (linux-x64 only: arm64 would build every crate once more) for the install test
+  # (tests/e2e/install.test.mjs); their static musl binary is the one binary every later step
+  # uses, as a glibc build of the CLI would compile its crates once more.
+  PACKAGE_TARGETS=x86_64-unknown-linux-musl timed "packages, linux-x64" package
+  install -m 755 target/x86_64-unknown-linux-musl/release/hipporag target/release/hipporag
+  timed "musique_train index" musique_index
+  timed "JS tests" node --test tests/js/
+  # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
+  # MiniLM index for the in-browser encoder's test (tests/e2e/minilm.test.mjs); the
+  # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
+  timed "musique_train index, all-MiniLM-L6-v2" musique_minilm_index
+  timed "the demo site" build_site
+  # Two test files at a time: each waits on its browser much of the time (7 minutes against 9
+  # one at a time); every file has its own directories, server and browser.
+  timed "end-to-end tests, Chromium" node --test --test-concurrency=2 tests/e2e/
+  echo "== ./build.sh test: every step passed in $((SECONDS - all_start)) s"
+  printf '%s\n' "${STEP_TIMES[@]}"
+}
+
+# clippy -D warnings on every crate that builds for wasm32, with each feature set the build uses.
+clippy_wasm() {
   cargo clippy --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
-  cargo clippy -p hipporag-minilm --lib --test wasm --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p hipporag-minilm --lib --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-pieces-wasm --lib --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown -- -D warnings
   wasm_cc
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
     cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown --features jieba -- -D warnings
-  wasm_test
-  # Native release stays: `package` builds its build scripts and proc macros there.
-  drop_build_files target/debug target/wasm32-unknown-unknown
-  # The packages (linux-x64 only: arm64 would build every crate once more) for the install test
-  # (tests/e2e/install.test.mjs); their static musl binary is the one binary every later step
-  # uses, as a glibc build of the CLI would compile its crates once more.
-  build_wasm
-  drop_build_files target/wasm-std
-  PACKAGE_TARGETS=x86_64-unknown-linux-musl package
-  install -m 755 target/x86_64-unknown-linux-musl/release/hipporag target/release/hipporag
-  musique_index
-  node --test tests/js/
-  # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
-  # MiniLM index for the in-browser encoder's test (tests/e2e/minilm.test.mjs); the
-  # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
-  musique_minilm_index
-  build_site
-  node --test tests/e2e/
 }
 
 # HippoRAG 2's MuSiQue graph size: 85k phrase nodes + 11,656 passage nodes, 1.4M edges (seeded).

@@ -2,7 +2,8 @@
 //! `../shared/data/encoder/minilm_reference.json` (KG phrases, MuSiQue questions, a unicode
 //! string, a 2,000-character string past the 256-token truncation) must reach cosine ≥ 0.999
 //! with its reference vector. Also writes the native vectors to `target/fixtures/` for the wasm
-//! test (`tests/wasm.rs`), which requires wasm and native to agree to 1e-4.
+//! module's test (`tests/js/minilm_wasm.test.mjs`, on `pkg/minilm/`), which requires wasm and
+//! native to agree to 1e-4.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
