@@ -601,6 +601,7 @@ clippy_wasm() {
   cargo clippy -p hipporag-indexer --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
   cargo clippy -p hipporag-minilm --lib --target wasm32-unknown-unknown -- -D warnings
   cargo clippy -p hipporag-pieces-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p hipporag-pieces-wasm --lib --target wasm32-unknown-unknown --features snowball3 -- -D warnings
   cargo clippy -p hipporag-indexer-wasm --lib --target wasm32-unknown-unknown -- -D warnings
   wasm_cc
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
