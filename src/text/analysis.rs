@@ -77,26 +77,24 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             None => fold_latin_accents(w).into_owned(),
         }
     };
-    let unit = match reading {
-        Reading::Pairs(unit) => Some(unit),
-        _ => None,
-    };
+    let spans = word_spans(text, language);
     let mut out = Vec::new();
-    // The run of units being read (end offset, unit, the whole word that begins with it), as
-    // UAX #29 gives each its own word.
-    let mut run: Vec<Unit> = Vec::new();
-    for (offset, word) in text.unicode_word_indices() {
-        if let Some(unit) = unit {
-            if unit(word) {
-                if run.last().is_some_and(|u| u.end != offset) {
-                    unit_terms(&run, &mut out);
-                    run.clear();
-                }
-                push_units(&mut run, offset, word, language);
-                continue;
+    for (k, span) in spans.iter().enumerate() {
+        let word = &text[span.start..span.end];
+        if let WordKind::Unit {
+            pairs_with_next,
+            whole_end,
+        } = span.kind
+        {
+            // The whole word that begins here, the unit, then the pair it starts.
+            if let Some(end) = whole_end {
+                out.push(unit_term(&text[span.start..end]));
             }
-            unit_terms(&run, &mut out);
-            run.clear();
+            out.push(unit_term(word));
+            if pairs_with_next {
+                out.push(unit_term(&text[span.start..spans[k + 1].end]));
+            }
+            continue;
         }
         let word = without_controls(word.to_lowercase());
         let parts: Vec<&str> = word
@@ -110,8 +108,88 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             out.push(stem(p));
         }
     }
-    unit_terms(&run, &mut out);
     out
+}
+
+/// One word of a text as [`terms`] reads it, with its place in the text (byte offsets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WordSpan {
+    /// Its first byte.
+    pub start: usize,
+    /// The byte after its last.
+    pub end: usize,
+    /// How [`terms`] reads it.
+    pub kind: WordKind,
+}
+
+/// How [`terms`] reads a [`WordSpan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordKind {
+    /// A word by Unicode's word boundaries (UAX #29): its stem, or an identifier whole and in
+    /// its parts.
+    Word,
+    /// One unit of a run that a language read in units and pairs cuts (a Han character, a
+    /// kana, a Hangul syllable, a Thai, Lao, Khmer or Burmese grapheme cluster): the unit's
+    /// term ([`unit_term`]), and the pair's when `pairs_with_next` (the next span is the next
+    /// unit of the same run). When the unit begins a word of [`WHOLE_WORD_UNITS`] units or more
+    /// that UAX #29 keeps whole (a Katakana word, a Korean eojeol), that word is a term too,
+    /// and it ends at byte `whole_end`.
+    Unit {
+        /// Whether the next span is the next unit of the same run.
+        pairs_with_next: bool,
+        /// The end of the whole word that begins with this unit, if it is a term.
+        whole_end: Option<usize>,
+    },
+}
+
+/// The words of `text` in `language`, in text order, as [`terms`] reads them: UAX #29's words,
+/// and in a language read in units and pairs (Chinese, Japanese, Korean, Thai, Lao, Khmer,
+/// Burmese) each unit of its script's runs on its own. A search result's excerpt marks these
+/// ([`crate::search::excerpt`]).
+///
+/// ```
+/// use hipporag_wasm::text::{word_spans, Language, WordKind};
+/// let spans = word_spans("Python 言語", Language::Japanese);
+/// assert_eq!(spans.iter().map(|s| (s.start, s.end)).collect::<Vec<_>>(), [(0, 6), (7, 10), (10, 13)]);
+/// assert_eq!(spans[0].kind, WordKind::Word);
+/// assert_eq!(spans[1].kind, WordKind::Unit { pairs_with_next: true, whole_end: None });
+/// ```
+pub fn word_spans(text: &str, language: Language) -> Vec<WordSpan> {
+    let unit = match language.reading() {
+        Reading::Pairs(unit) => Some(unit),
+        _ => None,
+    };
+    let mut out: Vec<WordSpan> = Vec::new();
+    for (offset, word) in text.unicode_word_indices() {
+        if !unit.is_some_and(|unit| unit(word)) {
+            out.push(WordSpan {
+                start: offset,
+                end: offset + word.len(),
+                kind: WordKind::Word,
+            });
+            continue;
+        }
+        // UAX #29 gives each unit, or each Katakana word or eojeol, its own word: a run goes on
+        // where the last unit ends.
+        if let Some(WordSpan {
+            end,
+            kind: WordKind::Unit {
+                pairs_with_next, ..
+            },
+            ..
+        }) = out.last_mut()
+        {
+            *pairs_with_next = *end == offset;
+        }
+        push_units(&mut out, offset, word, language);
+    }
+    out
+}
+
+/// The term of a unit, of a pair of units or of a whole word of units: lowercased (fullwidth
+/// Latin inside a run stays as it is), without control characters.
+pub fn unit_term(text: &str) -> String {
+    without_controls(text.to_lowercase())
 }
 
 /// `word` without its control characters (Unicode `Cc`). UAX #29 keeps one at the start of a
@@ -174,23 +252,6 @@ fn compose_cyrillic(t: &str) -> String {
     out
 }
 
-/// The terms of one run of adjacent units (Han characters, kana, Thai grapheme clusters):
-/// each unit, then the pair it starts; lowercased (fullwidth Latin inside a run stays as it
-/// is), without control characters.
-fn unit_terms(run: &[Unit], out: &mut Vec<String>) {
-    for (k, u) in run.iter().enumerate() {
-        if let Some(whole) = u.whole {
-            out.push(without_controls(whole.to_lowercase()));
-        }
-        out.push(without_controls(u.text.to_lowercase()));
-        if let Some(v) = run.get(k + 1) {
-            out.push(without_controls(
-                format!("{}{}", u.text, v.text).to_lowercase(),
-            ));
-        }
-    }
-}
-
 /// The characters of a Japanese or Korean word with their byte offsets, each with the
 /// combining marks that follow it (the kana voicing marks U+3099 and U+309A, variation
 /// selectors, and the vowel and final jamo of a decomposed Hangul syllable): its grapheme
@@ -209,43 +270,39 @@ fn characters_with_marks(word: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// One unit of a run read in units and pairs ([`terms`]).
-struct Unit<'a> {
-    /// Its end, a byte offset into the text.
-    end: usize,
-    /// The unit.
-    text: &'a str,
-    /// The word of three units or more that begins with it, a term of its own.
-    whole: Option<&'a str>,
-}
-
 /// Katakana and Hangul words shorter than this many characters are read only in units and
 /// pairs.
-const WHOLE_WORD_UNITS: usize = 3;
+pub const WHOLE_WORD_UNITS: usize = 3;
 
-/// Appends the units of `word` (a UAX #29 word at byte `offset`) to `run`. A Japanese or
+/// Appends the units of `word` (a UAX #29 word at byte `offset`) to `out`. A Japanese or
 /// Korean word of several characters (UAX #29 keeps a run of Katakana whole, "コンピューター",
 /// and a Korean eojeol, "서울에서") is cut into its characters, so that a loanword spelt another
 /// way ("コンピュータ"), a word inside a compound or a Korean stem with other particles
 /// ("서울은") still shares units and pairs with it, and is kept whole too when it has at least
 /// [`WHOLE_WORD_UNITS`] characters (docs/tuning.md, "Katakana words in characters and
 /// pairs"). Every other unit is one unit.
-fn push_units<'a>(run: &mut Vec<Unit<'a>>, offset: usize, word: &'a str, language: Language) {
+fn push_units(out: &mut Vec<WordSpan>, offset: usize, word: &str, language: Language) {
     if !matches!(language, Language::Japanese | Language::Korean) {
-        run.push(Unit {
+        out.push(WordSpan {
+            start: offset,
             end: offset + word.len(),
-            text: word,
-            whole: None,
+            kind: WordKind::Unit {
+                pairs_with_next: false,
+                whole_end: None,
+            },
         });
         return;
     }
     let characters = characters_with_marks(word);
-    let whole = (characters.len() >= WHOLE_WORD_UNITS).then_some(word);
+    let whole_end = (characters.len() >= WHOLE_WORD_UNITS).then_some(offset + word.len());
     for (k, &(at, text)) in characters.iter().enumerate() {
-        run.push(Unit {
+        out.push(WordSpan {
+            start: offset + at,
             end: offset + at + text.len(),
-            text,
-            whole: if k == 0 { whole } else { None },
+            kind: WordKind::Unit {
+                pairs_with_next: k + 1 < characters.len(),
+                whole_end: if k == 0 { whole_end } else { None },
+            },
         });
     }
 }

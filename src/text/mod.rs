@@ -10,7 +10,9 @@ mod names;
 mod normalize;
 mod script;
 
-pub use analysis::{phrase_stem_key, terms};
+pub use analysis::{
+    WHOLE_WORD_UNITS, WordKind, WordSpan, phrase_stem_key, terms, unit_term, word_spans,
+};
 pub use fuzzy::{MAX_EXPANSIONS, MIN_ENTRY_CHARS, MIN_FUZZY_CHARS, MIN_PREFIX_CHARS, is_neighbour};
 pub use language::{Language, StemmerBuild, primary_subtag};
 pub use names::{
@@ -18,4 +20,4 @@ pub use names::{
     name_end, name_share,
 };
 pub use normalize::{fold_latin_accents, normalize_phrase, tokens};
-pub use script::is_cjk;
+pub use script::{is_cjk, is_han};

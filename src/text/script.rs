@@ -6,9 +6,15 @@
 /// without spaces between words, which [`terms`](super::terms) cuts into characters and pairs, and which
 /// [`crate::graph`] matches against the phrase nodes character by character.
 pub fn is_cjk(c: char) -> bool {
+    is_han(c) || matches!(c, '\u{3040}'..='\u{30FF}') // Hiragana, Katakana
+}
+
+/// True for a Han character (a CJK unified or compatibility ideograph): a Chinese or Japanese
+/// word of one character can be one of these, where a kana, a Hangul syllable or a Thai
+/// grapheme cluster alone is a word's part or a particle.
+pub fn is_han(c: char) -> bool {
     matches!(c as u32,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // CJK Extension A
+        0x3400..=0x4DBF      // CJK Extension A
         | 0x4E00..=0x9FFF    // CJK Unified Ideographs
         | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
         | 0x20000..=0x2FA1F) // Extensions B–F, Compatibility Supplement

@@ -131,7 +131,7 @@ const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&
 const escapeHtml = (t) => t.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /**
- * An excerpt's segments (alternating unmarked and marked text, src/excerpt.rs) as HTML: the
+ * An excerpt's segments (alternating unmarked and marked text, src/search/excerpt.rs) as HTML: the
  * marked ones in `<mark>`, every character of the text escaped.
  */
 function excerptHtml(segments) {
@@ -187,14 +187,14 @@ export async function search(query, { topK = 8, mode } = {}) {
   return shape(query, await rag.search(query, opts), topK, model ? "semantic" : "lean", excerptOf(rag, query));
 }
 
-/** A result's excerpt segments for `query` from the single file's retriever (src/excerpt.rs). */
+/** A result's excerpt segments for `query` from the single file's retriever (src/search/excerpt.rs). */
 function excerptOf(rag, query) {
   return (text) => rag.retriever.excerpt(text, query);
 }
 
 /**
  * The passage's result data, as both index forms give it; `segments` is its excerpt for the
- * query (src/excerpt.rs, from whichever module ranked it).
+ * query (src/search/excerpt.rs, from whichever module ranked it).
  */
 function resultData(p, contributions, segments) {
   return {
