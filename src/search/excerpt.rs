@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use super::ranking::bm25_query;
 use super::reader::IndexReader;
 use crate::lexical::typed_term;
-use crate::text::{Language, WordKind, is_han, terms, unit_term, word_spans};
+use crate::text::{Language, WordKind, WordSpan, is_han, terms, unit_term, word_spans};
 
 /// Words in an excerpt (Pagefind's default `excerptLength`, 30); a unit of a language read in
 /// units and pairs counts half a word, so a Japanese excerpt holds 60 characters.
@@ -100,6 +100,48 @@ fn segments(
             hits[k].get_or_insert(t);
         }
     }
+    let (best, end) = window(&words, &hits);
+    let from = if best == 0 { 0 } else { words[best].start };
+    let to = if end == words.len() {
+        text.len()
+    } else {
+        words[end - 1].end
+    };
+    let mut out = vec![String::new()];
+    if from > 0 {
+        out[0].push('…');
+    }
+    let mut at = from;
+    for (w, hit) in words[best..end].iter().zip(&hits[best..end]) {
+        if hit.is_none() {
+            continue;
+        }
+        if w.start == at && out.len() > 1 && out.last().is_some_and(String::is_empty) {
+            // It touches the mark before it (units of one word): one mark.
+            out.pop();
+            out.last_mut()
+                .expect("a mark")
+                .push_str(&text[w.start..w.end]);
+        } else {
+            out.last_mut()
+                .expect("a segment")
+                .push_str(&text[at..w.start]);
+            out.push(text[w.start..w.end].to_string());
+        }
+        out.push(String::new());
+        at = w.end;
+    }
+    out.last_mut().expect("a segment").push_str(&text[at..to]);
+    if to < text.len() {
+        out.last_mut().expect("a segment").push('…');
+    }
+    out
+}
+
+/// The excerpt's window over `words` (`hits`: each word's query term, if marked), as the range
+/// `(start, end)` of word indices (module docs): [`EXCERPT_WORDS`] words, a unit counting half
+/// of one, the earliest with the most distinct query terms, then centred on its marked words.
+fn window(words: &[WordSpan], hits: &[Option<String>]) -> (usize, usize) {
     // The window: EXCERPT_WORDS words, a unit counting half of one, with the most distinct query
     // terms. `window_end(start)` is the end (exclusive) of the window that begins at `start`.
     let width = |k: usize| match words[k].kind {
@@ -147,42 +189,7 @@ fn segments(
         }
         best = start.min(last);
     }
-    let end = window_end(best);
-    let from = if best == 0 { 0 } else { words[best].start };
-    let to = if end == words.len() {
-        text.len()
-    } else {
-        words[end - 1].end
-    };
-    let mut out = vec![String::new()];
-    if from > 0 {
-        out[0].push('…');
-    }
-    let mut at = from;
-    for (w, hit) in words[best..end].iter().zip(&hits[best..end]) {
-        if hit.is_none() {
-            continue;
-        }
-        if w.start == at && out.len() > 1 && out.last().is_some_and(String::is_empty) {
-            // It touches the mark before it (units of one word): one mark.
-            out.pop();
-            out.last_mut()
-                .expect("a mark")
-                .push_str(&text[w.start..w.end]);
-        } else {
-            out.last_mut()
-                .expect("a segment")
-                .push_str(&text[at..w.start]);
-            out.push(text[w.start..w.end].to_string());
-        }
-        out.push(String::new());
-        at = w.end;
-    }
-    out.last_mut().expect("a segment").push_str(&text[at..to]);
-    if to < text.len() {
-        out.last_mut().expect("a segment").push('…');
-    }
-    out
+    (best, window_end(best))
 }
 
 #[cfg(test)]
