@@ -85,8 +85,10 @@ test("semantic tier: lean results first, then the int8 MiniLM refines them as na
   await page.goto(`${env.server.origin}/index.html`);
   const root = page.locator("#hipporag-search");
   // Each results list's tier, recorded as it is shown (the UI sets data-tier, then
-  // data-searches, in one task): reading data-tier after data-searches="1" has been seen races
-  // with the refinement, which can land in between on a loaded machine.
+  // data-searches, in one task). The test waits on this record, not on the attributes:
+  // Playwright polls a selector with a back-off of up to a second, and the refined list can
+  // replace the lean one (data-searches "1" then "2") between two polls, so a wait for
+  // data-searches="1" could miss it for good.
   await page.evaluate(() => {
     const r = document.querySelector("#hipporag-search");
     window.__shown = [];
@@ -96,7 +98,12 @@ test("semantic tier: lean results first, then the int8 MiniLM refines them as na
     }).observe(r, { attributes: true, attributeFilter: ["data-searches"] });
   });
   await root.locator("input").fill(QUESTIONS[0].q);
-  await page.waitForSelector('#hipporag-search[data-searches="1"]', { timeout: 60000 });
+  await page
+    .waitForFunction(() => window.__shown.length >= 1, null, { timeout: 60000 })
+    .catch(async (e) => {
+      const status = await root.locator(".hipporag-status").innerText();
+      throw new Error(`no results list was shown: status "${status}", page errors ${JSON.stringify(errors)}: ${e.message}`);
+    });
   // The first results are lean, and the model was not asked for before the index.
   assert.deepEqual((await page.evaluate(() => window.__shown))[0], { searches: "1", tier: "lean" });
   const at = (f) => requests.findIndex((u) => u.endsWith(f));
