@@ -98,6 +98,15 @@ pub(crate) fn corpus_language(
             d.language.code()
         );
     }
+    for (other, n) in d.read_with_another_analysis(passages.len()) {
+        log::warn!(
+            "{n} of {} passages are in `{}`, read with the `{}` analysis (an index has one): index them apart with --lang {}, or build a site (`hipporag site`), which keeps one index per <html lang>",
+            passages.len(),
+            other.code(),
+            d.language.code(),
+            other.code()
+        );
+    }
     Ok(d.language)
 }
 

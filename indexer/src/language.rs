@@ -3,7 +3,8 @@
 //! Each passage's language is identified by `whatlang` (trigram profiles, 69 languages) from
 //! its title and text; the corpus takes the language most passages have. Only the languages
 //! the analysis supports ([`Language`]) can be chosen; a corpus mostly in another language is
-//! reported as such, so the caller can say so instead of analysing it as English.
+//! reported as such, so the caller can say so instead of analysing it as English, and so is a
+//! large minority in another analysed language, which one index reads with the majority's.
 
 use hipporag_wasm::index::Passage;
 use hipporag_wasm::text::Language;
@@ -22,9 +23,9 @@ pub struct Detection {
     pub unsupported: Vec<(&'static str, usize)>,
 }
 
-/// The share of a corpus' passages from which [`Detection::unanalysed`] names a language:
-/// below it, whatlang's misreadings of short passages (Russian ones as Bulgarian) would be
-/// named too.
+/// The share of a corpus' passages from which [`Detection::unanalysed`] and
+/// [`Detection::read_with_another_analysis`] name a language: below it, whatlang's misreadings
+/// of short passages (Russian ones as Bulgarian) would be named too.
 pub const UNANALYSED_SHARE: f64 = 0.2;
 
 impl Detection {
@@ -38,6 +39,23 @@ impl Detection {
             .copied()
             .filter(|&(_, n)| n as f64 >= UNANALYSED_SHARE * total as f64)
             .collect()
+    }
+
+    /// The languages with an analysis of their own, other than [`Detection::language`], that
+    /// hold at least [`UNANALYSED_SHARE`] of the corpus' `total` passages (with their passage
+    /// counts, most passages first). One single-file index has one analysis, so a corpus split
+    /// between German and Japanese reads its Japanese passages as German: a build must say so,
+    /// and point to an index per language (`--lang`) or to `hipporag site`, which keeps one
+    /// index per `<html lang>`.
+    pub fn read_with_another_analysis(&self, total: usize) -> Vec<(Language, usize)> {
+        let mut out: Vec<(Language, usize)> = Language::ALL
+            .iter()
+            .zip(self.passages)
+            .filter(|&(&l, n)| l != self.language && n as f64 >= UNANALYSED_SHARE * total as f64)
+            .map(|(&l, n)| (l, n))
+            .collect();
+        out.sort_by_key(|&(l, n)| (std::cmp::Reverse(n), l.ordinal()));
+        out
     }
 }
 
@@ -161,6 +179,29 @@ mod tests {
                 "{file}: {d:?}"
             );
             assert_eq!(d.unanalysed(passages.len()), [], "{file}: {d:?}");
+            assert_eq!(
+                d.read_with_another_analysis(passages.len()),
+                [],
+                "{file}: {d:?}"
+            );
         }
+    }
+
+    /// XQuAD's 240 German passages with JSQuAD's first 160 Japanese ones: one index reads the
+    /// corpus as German, and the Japanese passages are named as read with German's analysis.
+    #[test]
+    fn a_second_analysed_language_is_named() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/multilingual");
+        let mut passages = crate::corpus::read_corpus(&dir.join("xquad_de_corpus.json")).unwrap();
+        let ja = crate::corpus::read_corpus(&dir.join("jsquad_valid_corpus.json")).unwrap();
+        passages.extend(ja.into_iter().take(160));
+        let d = detect(&passages);
+        assert_eq!(d.language, Language::German, "{d:?}");
+        let named = d.read_with_another_analysis(passages.len());
+        assert_eq!(named.len(), 1, "{named:?}");
+        assert_eq!(named[0].0, Language::Japanese);
+        assert!((150..=160).contains(&named[0].1), "{named:?}");
+        assert_eq!(d.unanalysed(passages.len()), [], "{d:?}");
     }
 }
