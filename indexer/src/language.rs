@@ -37,7 +37,7 @@ impl Detection {
         self.unsupported
             .iter()
             .copied()
-            .filter(|&(_, n)| n as f64 >= UNANALYSED_SHARE * total as f64)
+            .filter(|&(_, n)| is_named(n, total))
             .collect()
     }
 
@@ -51,12 +51,18 @@ impl Detection {
         let mut out: Vec<(Language, usize)> = Language::ALL
             .iter()
             .zip(self.passages)
-            .filter(|&(&l, n)| l != self.language && n as f64 >= UNANALYSED_SHARE * total as f64)
+            .filter(|&(&l, n)| l != self.language && is_named(n, total))
             .map(|(&l, n)| (l, n))
             .collect();
         out.sort_by_key(|&(l, n)| (std::cmp::Reverse(n), l.ordinal()));
         out
     }
+}
+
+/// Whether `n` of a corpus' `total` passages are enough to name their language
+/// ([`UNANALYSED_SHARE`]).
+fn is_named(n: usize, total: usize) -> bool {
+    n as f64 >= UNANALYSED_SHARE * total as f64
 }
 
 /// The analysis of a language whatlang names, when there is one of its own.
