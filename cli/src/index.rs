@@ -79,32 +79,26 @@ pub(crate) fn corpus_language(
         });
     }
     let d = hipporag_indexer::language::detect(passages);
-    let counts: Vec<String> = Language::ALL
-        .iter()
-        .zip(d.passages)
-        .filter(|&(_, n)| n > 0)
-        .map(|(l, n)| format!("{} {n}", l.code()))
-        .chain(d.unsupported.iter().map(|(c, n)| format!("{c} {n}")))
-        .collect();
+    let counts: Vec<String> = d.counts().iter().map(|(c, n)| format!("{c} {n}")).collect();
     log::info!(
         "language: {} (detected; passages per language: {}; --lang overrides)",
         d.language.code(),
         counts.join(", ")
     );
-    for (code, n) in d.unanalysed(passages.len()) {
-        log::warn!(
-            "{n} of {} passages are in `{code}` (ISO 639-3, whatlang), which has no analysis of its own: they are read with the `{}` analysis",
-            passages.len(),
-            d.language.code()
-        );
+    let warnings = d.warnings(passages.len());
+    for w in &warnings {
+        log::warn!("{}", w.message);
     }
-    for (other, n) in d.read_with_another_analysis(passages.len()) {
+    let others: Vec<&str> = warnings
+        .iter()
+        .filter(|w| w.has_analysis)
+        .map(|w| w.code)
+        .collect();
+    if !others.is_empty() {
         log::warn!(
-            "{n} of {} passages are in `{}`, read with the `{}` analysis (an index has one): index them apart with --lang {}, or build a site (`hipporag site`), which keeps one index per <html lang>",
-            passages.len(),
-            other.code(),
-            d.language.code(),
-            other.code()
+            "index the passages in {} apart (--lang {}), or build a site (`hipporag site`), which keeps one index per <html lang>",
+            others.join(", "),
+            others[0]
         );
     }
     Ok(d.language)

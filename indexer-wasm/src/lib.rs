@@ -14,8 +14,9 @@
 //! What is not here: threads (the build runs on the caller's thread — a Web Worker's, so the
 //! page stays responsive), LLM OpenIE and the MiniLM encoder.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
+use hipporag_indexer::language::LanguageWarning;
 use hipporag_indexer::openie::OpenIeDoc;
 use hipporag_indexer::pipeline;
 use hipporag_indexer::progress::Progress;
@@ -118,6 +119,33 @@ pub fn detect_language(passages: &[Passage]) -> Language {
     hipporag_indexer::language::detect(passages).language
 }
 
+/// How `auto` reads a set of passages ([`language_report`]), for the page to show beside the
+/// index it builds: the in-browser counterpart of `hipporag index --lang auto`'s log lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LanguageReport {
+    /// The analysis [`build_index`] reads every passage with ([`Language::code`]; `und` is the
+    /// generic one).
+    pub language: &'static str,
+    /// Each language identified and its passage count
+    /// ([`hipporag_indexer::language::Detection::counts`]: analysed languages by their code,
+    /// others by whatlang's ISO 639-3 code).
+    pub passages: Vec<(&'static str, usize)>,
+    /// Each language read with an analysis not its own, when it holds a fifth or more of the
+    /// passages ([`hipporag_indexer::language::Detection::warnings`]).
+    pub warnings: Vec<LanguageWarning>,
+}
+
+/// [`LanguageReport`] of `passages`: the language [`detect_language`] picks, the passages per
+/// language and the warnings `hipporag index --lang auto` logs for them.
+pub fn language_report(passages: &[Passage]) -> LanguageReport {
+    let d = hipporag_indexer::language::detect(passages);
+    LanguageReport {
+        language: d.language.code(),
+        passages: d.counts(),
+        warnings: d.warnings(passages.len()),
+    }
+}
+
 /// The rule extractor's OpenIE documents for `passages` (one per passage, in order) in
 /// `language`, with these passages' own corpus statistics
 /// ([`pipeline::extract_passages`]): what [`build_index`] extracts when `passages` are the
@@ -159,7 +187,7 @@ mod bindings {
 
     use super::{
         IndexOptions, Language, OpenIeDoc, Passage, build_index, build_index_from_openie,
-        detect_language, extract_openie, segments_chinese,
+        detect_language, extract_openie, language_report, segments_chinese,
     };
 
     /// [`IndexOptions`]' fields as JS names them.
@@ -307,6 +335,18 @@ mod bindings {
         Ok(detect_language(&read_passages(&passages)?)
             .code()
             .to_owned())
+    }
+
+    /// `languageReport(passages)`: `{language, passages, warnings}` ([`super::LanguageReport`]):
+    /// the analysis `buildIndex` picks for `language: "auto"` (as `detectLanguage`), each
+    /// language identified with its passage count (`[[code, count], …]`), and each language
+    /// holding a fifth or more of the passages that is read with an analysis not its own
+    /// (`[{code, passages, hasAnalysis, message}]`, `message` one English sentence). Throws a
+    /// `request` error for a bad passage.
+    #[wasm_bindgen(js_name = languageReport)]
+    pub fn language_report_js(passages: js_sys::Array) -> Result<JsValue, JsValue> {
+        let report = language_report(&read_passages(&passages)?);
+        serde_wasm_bindgen::to_value(&report).map_err(|e| js_error(&e.to_string(), "internal"))
     }
 
     /// `extractOpenie(passages, language, progress?)`: the rule extractor's OpenIE documents,

@@ -23,6 +23,23 @@ pub struct Detection {
     pub unsupported: Vec<(&'static str, usize)>,
 }
 
+/// One language [`Detection::warnings`] names: read with an analysis not its own.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LanguageWarning {
+    /// The language: [`Language::code`] when it has an analysis of its own, else whatlang's
+    /// ISO 639-3 code.
+    pub code: &'static str,
+    /// Its passages.
+    pub passages: usize,
+    /// Whether it has an analysis of its own, which an index of its passages alone (`--lang`,
+    /// or a site's index for its `<html lang>`) would read them with.
+    pub has_analysis: bool,
+    /// The warning, one English sentence without advice: "160 of 400 passages are in `ja`,
+    /// read with the `de` analysis (an index has one)".
+    pub message: String,
+}
+
 /// The share of a corpus' passages from which [`Detection::unanalysed`] and
 /// [`Detection::read_with_another_analysis`] name a language: below it, whatlang's misreadings
 /// of short passages (Russian ones as Bulgarian) would be named too.
@@ -56,6 +73,52 @@ impl Detection {
             .collect();
         out.sort_by_key(|&(l, n)| (std::cmp::Reverse(n), l.ordinal()));
         out
+    }
+
+    /// Every language identified, with its passage count: the supported ones by their
+    /// [`Language::code`] in [`Language::ALL`] order, then the others by whatlang's ISO 639-3
+    /// code, most passages first. Languages without passages are left out.
+    pub fn counts(&self) -> Vec<(&'static str, usize)> {
+        Language::ALL
+            .iter()
+            .zip(self.passages)
+            .filter(|&(_, n)| n > 0)
+            .map(|(l, n)| (l.code(), n))
+            .chain(self.unsupported.iter().copied())
+            .collect()
+    }
+
+    /// What a build of these `total` passages must say rather than do in silence, one warning
+    /// per language: each of [`Detection::unanalysed`] (read with [`Detection::language`]'s
+    /// analysis, having none of its own) and of [`Detection::read_with_another_analysis`] (read
+    /// with the majority's, as an index has one analysis). The same words for `hipporag index`
+    /// and the in-browser indexer; each adds what its user can do about it.
+    pub fn warnings(&self, total: usize) -> Vec<LanguageWarning> {
+        let read_as = self.language.code();
+        let unanalysed = self
+            .unanalysed(total)
+            .into_iter()
+            .map(|(code, n)| LanguageWarning {
+                code,
+                passages: n,
+                has_analysis: false,
+                message: format!(
+                    "{n} of {total} passages are in `{code}` (ISO 639-3, whatlang), which has no analysis of its own: they are read with the `{read_as}` analysis"
+                ),
+            });
+        let another = self
+            .read_with_another_analysis(total)
+            .into_iter()
+            .map(|(other, n)| LanguageWarning {
+                code: other.code(),
+                passages: n,
+                has_analysis: true,
+                message: format!(
+                    "{n} of {total} passages are in `{}`, read with the `{read_as}` analysis (an index has one)",
+                    other.code()
+                ),
+            });
+        unanalysed.chain(another).collect()
     }
 }
 
@@ -209,5 +272,21 @@ mod tests {
         assert_eq!(named[0].0, Language::Japanese);
         assert!((150..=160).contains(&named[0].1), "{named:?}");
         assert_eq!(d.unanalysed(passages.len()), [], "{d:?}");
+        let warnings = d.warnings(passages.len());
+        assert_eq!(
+            warnings,
+            [LanguageWarning {
+                code: "ja",
+                passages: named[0].1,
+                has_analysis: true,
+                message: format!(
+                    "{} of 400 passages are in `ja`, read with the `de` analysis (an index has one)",
+                    named[0].1
+                ),
+            }]
+        );
+        let counts = d.counts();
+        let de = d.passages[Language::German.ordinal()];
+        assert_eq!(counts[..2], [("de", de), ("ja", named[0].1)], "{counts:?}");
     }
 }

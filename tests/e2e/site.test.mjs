@@ -387,7 +387,9 @@ test("Your documents: musique_train's corpus indexed in the tab ranks as the nat
   await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 120000 });
   assert.equal(await page.getAttribute("body", "data-state"), "ready", await page.locator("#error").innerText());
   assert.match(await page.locator("#file-errors").innerText(), /broken\.txt: not UTF-8 text/);
-  assert.match(await page.locator("#load-summary").innerText(), /1,890 passages/);
+  assert.match(await page.locator("#load-summary").innerText(), /1,890 passages .* read as en /);
+  assert.equal(await page.getAttribute("#load", "data-language"), "en");
+  assert.equal(await page.locator("#file-errors li.language-warning").count(), 0, "one language: no warning");
   const buildMs = Number(await page.locator("#load").getAttribute("data-build-ms"));
   // English files need only the indexer without jieba's dictionary.
   assert.ok(fetched.includes("/indexer/hipporag_indexer_wasm_bg.wasm"), fetched.join(" "));
@@ -472,6 +474,20 @@ test("Your documents: Chinese files are indexed with jieba in the tab (its modul
     assert.ok((await page.locator("#x-seeds tbody tr").count()) >= 1, `${q.question}: no seed`);
   }
   await page.screenshot({ path: join(outDir, "documents_zh.png"), fullPage: true });
+  assert.equal(await page.getAttribute("#load", "data-language"), "zh");
+  // A file of 80 German passages joins them: a quarter of the passages, read with Chinese's
+  // analysis (one index has one), and the page says so.
+  const de = JSON.parse(readFileSync(join(data, "multilingual", "xquad_de_corpus.json"), "utf8")).slice(0, 80);
+  await page.setInputFiles("#files", [{ name: "xquad_de_80.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(de)) }]);
+  await page.waitForSelector("#file-list li[data-name='xquad_de_80.json']", { timeout: 60000 });
+  await page.waitForSelector("body[data-state=ready]");
+  assert.match(await page.locator("#load-summary").innerText(), /320 passages .* read as zh /);
+  assert.match(
+    await page.locator("#file-errors li.language-warning").innerText(),
+    /^\d+ of 320 passages are in de, read with the zh analysis \(an index has one\)\. To read them as themselves, index those files without the others\.$/,
+  );
+  assert.deepEqual(await page.locator("#file-errors li.language-warning code").allInnerTexts(), ["de", "zh"]);
+  await page.screenshot({ path: join(outDir, "documents_zh_de.png"), fullPage: true });
   await page.locator("#forget").click();
   await page.waitForSelector("body[data-state=documents]");
   assert.deepEqual(errors, []);

@@ -119,3 +119,26 @@ test("bad passages and options throw an Error naming the passage or option", () 
     (e) => /1 OpenIE docs for 2 passages/.test(e.message),
   );
 });
+
+test("languageReport names a second language that the one index reads with the majority's analysis", () => {
+  // XQuAD's 240 German passages with JSQuAD's first 160 Japanese ones, as one user's files.
+  const read = (f) => JSON.parse(readFileSync(join(data, "multilingual", f), "utf8"));
+  const passages = [...read("xquad_de_corpus.json"), ...read("jsquad_valid_corpus.json").slice(0, 160)];
+  const report = indexer.languageReport(passages);
+  assert.equal(report.language, "de");
+  assert.equal(report.language, indexer.detectLanguage(passages));
+  const counts = new Map(report.passages);
+  assert.ok(counts.get("de") >= 230 && counts.get("ja") >= 150, JSON.stringify(report.passages));
+  assert.deepEqual(report.warnings, [
+    {
+      code: "ja",
+      passages: counts.get("ja"),
+      hasAnalysis: true,
+      message: `${counts.get("ja")} of 400 passages are in \`ja\`, read with the \`de\` analysis (an index has one)`,
+    },
+  ]);
+  // One language alone: nothing to warn about.
+  const en = indexer.languageReport(JSON.parse(readFileSync(corpusPath, "utf8")));
+  assert.equal(en.language, "en");
+  assert.deepEqual(en.warnings, []);
+});

@@ -229,6 +229,18 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built, documents
     renderFileList(documents.files);
     if (documents.storeError)
       $("file-errors").append(h("li", {}, `Not saved in this browser (${documents.storeError}): a reload will need the files again.`));
+    // A language read with an analysis not its own (the indexer's `languageReport`) is said, not done in silence.
+    for (const w of documents.language?.warnings ?? [])
+      $("file-errors").append(
+        h(
+          "li",
+          { class: "language-warning", "data-language": w.code },
+          // The message's `code` spans (language codes) as code.
+          ...`${w.message}.${w.hasAnalysis ? " To read them as themselves, index those files without the others." : ""}`
+            .split("`")
+            .map((part, i) => (i % 2 ? h("code", {}, part) : part)),
+        ),
+      );
   }
   state.ready = true;
   state.info = info;
@@ -245,6 +257,8 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built, documents
   // How many passages this build ran the rule extractor on (the rest kept their documents).
   if (documents?.extraction) load.dataset.extractedPassages = String(documents.extraction.passages);
   else delete load.dataset.extractedPassages;
+  if (documents?.language) load.dataset.language = documents.language.language;
+  else delete load.dataset.language;
   if (documents?.restored) load.dataset.restored = "true";
   else delete load.dataset.restored;
   for (const [stage, ms, n] of [
@@ -276,6 +290,7 @@ function onLoaded({ info, encoder, timings, bytes, wasmEarlier, built, documents
     ` · ${fmtInt(c.passages)} passages · ${fmtInt(c.phrases)} phrase nodes · ${fmtInt(c.tripleEdges)} triple + ${fmtInt(c.synonymyEdges)} synonymy edges · encoder `,
     h("code", {}, info.encoder.id),
     ` (${encoder})`,
+    ...(documents?.language ? [" · read as ", h("code", {}, documents.language.language)] : []),
     ` · ready in ${fmtMs(total)}`,
   );
   document.body.dataset.state = "ready";

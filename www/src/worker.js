@@ -108,7 +108,9 @@ async function buildIndex({ files = [], add = false, remove = null }) {
     const plain = await ensureIndexer();
     const passages = all.flatMap((f) => f.passages);
     stage = "index";
-    const language = plain.detectLanguage(passages);
+    // The analysis every passage is read with, and what the user must be told about it.
+    const report = plain.languageReport(passages);
+    const language = report.language;
     // Chinese files: the module with jieba (its download is this build's "indexer" progress).
     stage = "wasm";
     const m = language === "zh" ? await ensureIndexer("indexer-zh") : plain;
@@ -151,7 +153,17 @@ async function buildIndex({ files = [], add = false, remove = null }) {
       storeError = `${e?.name ?? "Error"}: ${e?.message ?? e}`;
     }
     const extraction = { files: stale.length, passages: toExtract, kept: passages.length - toExtract };
-    await open(w, { bytes, ms, built: true }, { files: fileList(all), restored: false, storeError, extraction });
+    await open(
+      w,
+      { bytes, ms, built: true },
+      {
+        files: fileList(all),
+        restored: false,
+        storeError,
+        extraction,
+        language: report,
+      },
+    );
   } catch (e) {
     post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
   }
