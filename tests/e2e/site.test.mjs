@@ -488,6 +488,16 @@ test("Your documents: Chinese files are indexed with jieba in the tab (its modul
   );
   assert.deepEqual(await page.locator("#file-errors li.language-warning code").allInnerTexts(), ["de", "zh"]);
   await page.screenshot({ path: join(outDir, "documents_zh_de.png"), fullPage: true });
+  // Reopened from OPFS after a reload (the indexer not loaded), the page says the same.
+  await page.reload();
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 60000 });
+  assert.equal(await page.getAttribute("#load", "data-restored"), "true");
+  assert.equal(await page.getAttribute("#load", "data-language"), "zh");
+  assert.match(await page.locator("#load-summary").innerText(), /320 passages .* read as zh /);
+  assert.match(
+    await page.locator("#file-errors li.language-warning").innerText(),
+    /^\d+ of 320 passages are in de, read with the zh analysis/,
+  );
   await page.locator("#forget").click();
   await page.waitForSelector("body[data-state=documents]");
   assert.deepEqual(errors, []);

@@ -16,7 +16,8 @@
 //   {type: MSG.LOADED, info, encoder, timings: {wasmMs, indexDownloadMs, indexParseMs, modelMs}, bytes: {wasm, index, model}, wasmEarlier, built}
 //                                                         (built: the index was made here from the user's files; indexDownloadMs is the build's time;
 //                                                         documents: {files: [{name, passages}], restored, storeError, extraction?, language?} for them;
-//                                                         language: languageReport's {language, passages: [[code, n]], warnings} after a build)
+//                                                         language: languageReport's {language, passages: [[code, n]], warnings} after a build, and
+//                                                         the one saved with the files when they are reopened, if the save has one)
 //   {type: MSG.EMPTY}                                     no saved files (after RESTORE or FORGET)
 //   {type: MSG.RESULT, seq, result, graph, timings}
 //   {type: MSG.ERROR, kind: "asset"|"wasm"|"index"|"encoder"|"search"|"protocol"|"worker", seq?, message, received?}

@@ -1,7 +1,8 @@
 // storage.js — "Your documents" kept in this browser's origin-private file system (OPFS), so a
 // reload opens the index without indexing again. One directory, `hipporag-documents/`:
 //
-//   files.json       {version, files: [{name, passages: [{title, text, url?}], openie?: {language, docs, segmented?}}]}
+//   files.json       {version, files: [{name, passages: [{title, text, url?}], openie?: {language, docs, segmented?}}],
+//                     language?: the indexer's languageReport of them}
 //   index.hipporag   the index built from them (the in-browser indexer's bytes)
 //
 // Written by the worker after each build (files.json last, so a half-written save is never
@@ -10,7 +11,9 @@
 const DIR = "hipporag-documents";
 // 2 adds each file's OpenIE documents (`openie`); a version-1 save is still read, and its files
 // are extracted again at the next build. `segmented` marks Chinese documents of the indexer with
-// jieba (pkg/indexer-zh/); Chinese documents without it are extracted again.
+// jieba (pkg/indexer-zh/); Chinese documents without it are extracted again. `language` (the
+// analysis the index was built with and its warnings) is optional: a save without it is shown
+// without them.
 const VERSION = 2;
 const READABLE = new Set([1, 2]);
 
@@ -31,16 +34,20 @@ async function writeFile(dir, name, data) {
   }
 }
 
-/** Saves `files` ([{name, passages, openie?}]) and their index bytes; throws (e.g. a QuotaExceededError) when it cannot. */
-export async function saveDocuments(files, indexBytes) {
+/**
+ * Saves `files` ([{name, passages, openie?}]), their index bytes and `language` (the indexer's
+ * `languageReport` of their passages, shown again when the save is opened); throws (e.g. a
+ * QuotaExceededError) when it cannot.
+ */
+export async function saveDocuments(files, indexBytes, language) {
   const dir = await (await root()).getDirectoryHandle(DIR, { create: true });
   // A half-written save leaves no files.json, so it is never read as a whole one.
   await dir.removeEntry("files.json").catch(() => {});
   await writeFile(dir, "index.hipporag", indexBytes);
-  await writeFile(dir, "files.json", JSON.stringify({ version: VERSION, files }));
+  await writeFile(dir, "files.json", JSON.stringify({ version: VERSION, files, language }));
 }
 
-/** The saved files and index bytes, or null when nothing (whole) is saved. */
+/** The saved files, index bytes and language report (null in a save without one), or null when nothing (whole) is saved. */
 export async function loadDocuments() {
   let dir;
   try {
@@ -52,7 +59,7 @@ export async function loadDocuments() {
     const meta = JSON.parse(await (await (await dir.getFileHandle("files.json")).getFile()).text());
     if (!READABLE.has(meta.version) || !Array.isArray(meta.files)) return null;
     const bytes = new Uint8Array(await (await (await dir.getFileHandle("index.hipporag")).getFile()).arrayBuffer());
-    return { files: meta.files, bytes };
+    return { files: meta.files, bytes, language: meta.language ?? null };
   } catch {
     return null;
   }

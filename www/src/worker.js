@@ -147,7 +147,7 @@ async function buildIndex({ files = [], add = false, remove = null }) {
     documents = all;
     let storeError = null;
     try {
-      await saveDocuments(all, bytes);
+      await saveDocuments(all, bytes, report);
     } catch (e) {
       // Out of quota, or no OPFS: the index works in this tab, a reload will not find it.
       storeError = `${e?.name ?? "Error"}: ${e?.message ?? e}`;
@@ -185,7 +185,12 @@ async function restore() {
       rag = null;
     }
     documents = saved.files;
-    await open(w, { bytes: saved.bytes, ms: 0, built: true }, { files: fileList(saved.files), restored: true, storeError: null });
+    // The language report saved with the files: a reopened index says how they were read, as the build did.
+    await open(
+      w,
+      { bytes: saved.bytes, ms: 0, built: true },
+      { files: fileList(saved.files), restored: true, storeError: null, ...(saved.language ? { language: saved.language } : {}) },
+    );
   } catch (e) {
     post({ type: MSG.ERROR, kind: LOAD_ERROR_KINDS.has(e?.kind) ? e.kind : stage, message: String(e?.message ?? e) });
   }
