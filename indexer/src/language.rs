@@ -35,8 +35,9 @@ pub struct LanguageWarning {
     /// Whether it has an analysis of its own, which an index of its passages alone (`--lang`,
     /// or a site's index for its `<html lang>`) would read them with.
     pub has_analysis: bool,
-    /// The warning, one English sentence without advice: "160 of 400 passages are in `ja`,
-    /// read with the `de` analysis (an index has one)".
+    /// The warning, one English sentence without advice: "160 of 400 passages are in `fr`,
+    /// read with the `de` analysis (an index has one)"; for a language read in units and pairs,
+    /// which every index reads so, that its words are and its phrases are not read as its own.
     pub message: String,
 }
 
@@ -113,10 +114,18 @@ impl Detection {
                 code: other.code(),
                 passages: n,
                 has_analysis: true,
-                message: format!(
-                    "{n} of {total} passages are in `{}`, read with the `{read_as}` analysis (an index has one)",
-                    other.code()
-                ),
+                message: if other.reads_pairs() {
+                    // Every index cuts a script without spaces into units and pairs.
+                    format!(
+                        "{n} of {total} passages are in `{}`: their words are read in units and pairs as in a `{0}` index, their phrases with the `{read_as}` analysis (an index has one)",
+                        other.code()
+                    )
+                } else {
+                    format!(
+                        "{n} of {total} passages are in `{}`, read with the `{read_as}` analysis (an index has one)",
+                        other.code()
+                    )
+                },
             });
         unanalysed.chain(another).collect()
     }
@@ -280,7 +289,7 @@ mod tests {
                 passages: named[0].1,
                 has_analysis: true,
                 message: format!(
-                    "{} of 400 passages are in `ja`, read with the `de` analysis (an index has one)",
+                    "{} of 400 passages are in `ja`: their words are read in units and pairs as in a `ja` index, their phrases with the `de` analysis (an index has one)",
                     named[0].1
                 ),
             }]

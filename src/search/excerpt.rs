@@ -57,7 +57,7 @@ fn segments(
         .collect();
     let typed = typed_term(question, language);
     let is_wanted = |t: &str| indexed(t) && wanted.contains(t);
-    let words = word_spans(&text, language);
+    let words = word_spans(&text);
     if words.is_empty() {
         return vec![text];
     }

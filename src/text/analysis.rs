@@ -13,11 +13,14 @@
 //! * each of those with the accents of its Latin letters folded ([`fold_latin_accents`]:
 //!   "café" and "cafe" are one term), before `rust-stemmers`' stemmers, in Pagefind's order,
 //!   and after the newer ones, whose suffixes hold accents;
-//! * in a Chinese index, a run of Han characters (UAX #29 makes each one a word): every
-//!   character and every overlapping pair, as Lucene's `CJKBigramFilter` with its unigrams
-//!   kept. Bigrams stand in for words without a segmentation dictionary, which the browser
-//!   would have to download; the single characters keep one-character words and names
-//!   findable.
+//! * a run of the scripts written without spaces between words (Han, kana, Hangul, Thai, Lao,
+//!   Khmer, Burmese; UAX #29 makes each Han character, kana or grapheme cluster a word):
+//!   every unit and every overlapping pair, as Lucene's `CJKBigramFilter` with its unigrams
+//!   kept, and a Katakana word or Korean eojeol of three characters or more whole too. Bigrams
+//!   stand in for words without a segmentation dictionary, which the browser would have to
+//!   download; the single units keep one-character words and names findable. Every index
+//!   reads these scripts so, whatever its language: a Japanese or Thai passage in an English
+//!   index gets the terms it would get in a Japanese or Thai one.
 //!
 //! Stopwords are not removed here: the indexer leaves them out of the dictionary
 //! ([`crate::lexical::Bm25Data::build`]), so a query stopword finds no posting list and the
@@ -29,7 +32,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::fold_latin_accents;
 use super::language::{Language, Reading, Snowball, stemmer};
-use super::script::is_cyrillic;
+use super::script::{is_any_unit, is_cyrillic, is_japanese_unit, is_korean_unit};
 
 /// True for the separators inside an identifier.
 fn is_identifier_separator(c: char) -> bool {
@@ -54,13 +57,11 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
     let (own, own_script) = match reading {
         Reading::Stemmed(a) => (stemmer(a), None),
         Reading::OwnScript(a, script) => (stemmer(a), Some(script)),
-        Reading::Pairs(_) | Reading::Plain => (None, None),
+        Reading::Pairs | Reading::Plain => (None, None),
     };
     // Latin words of a language with a script of its own are read as English.
     let english = match reading {
-        Reading::OwnScript(..) | Reading::Pairs(_) => {
-            stemmer(Snowball::Classic(Algorithm::English))
-        }
+        Reading::OwnScript(..) | Reading::Pairs => stemmer(Snowball::Classic(Algorithm::English)),
         Reading::Stemmed(_) | Reading::Plain => None,
     };
     // Accents folded, so that two spellings that differ only in them meet in one term: before
@@ -77,7 +78,7 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             None => fold_latin_accents(w).into_owned(),
         }
     };
-    let spans = word_spans(text, language);
+    let spans = word_spans(text);
     let mut out = Vec::new();
     for (k, span) in spans.iter().enumerate() {
         let word = &text[span.start..span.end];
@@ -142,26 +143,23 @@ pub enum WordKind {
     },
 }
 
-/// The words of `text` in `language`, in text order, as [`terms`] reads them: UAX #29's words,
-/// and in a language read in units and pairs (Chinese, Japanese, Korean, Thai, Lao, Khmer,
-/// Burmese) each unit of its script's runs on its own. A search result's excerpt marks these
-/// ([`crate::search::excerpt`]).
+/// The words of `text`, in text order, as [`terms`] reads them in any language: UAX #29's
+/// words, and each unit of a run of the scripts written without spaces between words (Han,
+/// kana, Hangul, Thai, Lao, Khmer, Burmese) on its own, so that a Japanese or Thai passage in
+/// an English index is read as a Japanese or Thai index reads it (docs/languages.md). A
+/// search result's excerpt marks these ([`crate::search::excerpt`]).
 ///
 /// ```
-/// use hipporag_wasm::text::{word_spans, Language, WordKind};
-/// let spans = word_spans("Python 言語", Language::Japanese);
+/// use hipporag_wasm::text::{word_spans, WordKind};
+/// let spans = word_spans("Python 言語");
 /// assert_eq!(spans.iter().map(|s| (s.start, s.end)).collect::<Vec<_>>(), [(0, 6), (7, 10), (10, 13)]);
 /// assert_eq!(spans[0].kind, WordKind::Word);
 /// assert_eq!(spans[1].kind, WordKind::Unit { pairs_with_next: true, whole_end: None });
 /// ```
-pub fn word_spans(text: &str, language: Language) -> Vec<WordSpan> {
-    let unit = match language.reading() {
-        Reading::Pairs(unit) => Some(unit),
-        _ => None,
-    };
+pub fn word_spans(text: &str) -> Vec<WordSpan> {
     let mut out: Vec<WordSpan> = Vec::new();
     for (offset, word) in text.unicode_word_indices() {
-        if !unit.is_some_and(|unit| unit(word)) {
+        if !is_any_unit(word) {
             out.push(WordSpan {
                 start: offset,
                 end: offset + word.len(),
@@ -181,7 +179,7 @@ pub fn word_spans(text: &str, language: Language) -> Vec<WordSpan> {
         {
             *pairs_with_next = *end == offset;
         }
-        push_units(&mut out, offset, word, language);
+        push_units(&mut out, offset, word);
     }
     out
 }
@@ -281,8 +279,8 @@ pub const WHOLE_WORD_UNITS: usize = 3;
 /// ("서울은") still shares units and pairs with it, and is kept whole too when it has at least
 /// [`WHOLE_WORD_UNITS`] characters (docs/tuning.md, "Katakana words in characters and
 /// pairs"). Every other unit is one unit.
-fn push_units(out: &mut Vec<WordSpan>, offset: usize, word: &str, language: Language) {
-    if !matches!(language, Language::Japanese | Language::Korean) {
+fn push_units(out: &mut Vec<WordSpan>, offset: usize, word: &str) {
+    if !(is_japanese_unit(word) || is_korean_unit(word)) {
         out.push(WordSpan {
             start: offset,
             end: offset + word.len(),
@@ -503,6 +501,47 @@ mod tests {
         assert_eq!(
             terms("北京 大学", Language::Chinese),
             ["北", "北京", "京", "大", "大学", "学"]
+        );
+    }
+
+    /// An index of any language reads a passage in a script without spaces as that script's
+    /// own index does: the same units, pairs and whole words, so a Thai, Japanese, Chinese or
+    /// Korean passage in an English, German, Russian, Chinese or `und` index keeps its terms.
+    #[test]
+    fn every_index_reads_scripts_without_spaces_in_units_and_pairs() {
+        for (text, own) in [
+            ("ภาษาไทย", Language::Thai),
+            ("東京タワーへ", Language::Japanese),
+            ("北京大学", Language::Chinese),
+            ("서울에서 서울은", Language::Korean),
+            ("ພາສາລາວ", Language::Lao),
+            ("ភាសាខ្មែរ", Language::Khmer),
+            ("မြန်မာဘာသာ", Language::Burmese),
+        ] {
+            let expected = terms(text, own);
+            assert!(
+                expected.len() > text.split(' ').count(),
+                "{own:?}: {expected:?}"
+            );
+            for index in [
+                Language::English,
+                Language::German,
+                Language::Russian,
+                Language::Chinese,
+                Language::Japanese,
+                Language::Other,
+            ] {
+                assert_eq!(
+                    terms(text, index),
+                    expected,
+                    "{own:?} text in a {index:?} index"
+                );
+            }
+        }
+        // The words around them keep the index's analysis.
+        assert_eq!(
+            terms("Häuser in 東京", Language::German),
+            ["haus", "in", "東", "東京", "京"]
         );
     }
 

@@ -9,9 +9,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};
 
 use super::script::{
-    is_arabic, is_armenian, is_burmese_unit, is_cyrillic, is_devanagari, is_greek, is_han_unit,
-    is_hebrew, is_japanese_unit, is_khmer_unit, is_korean_unit, is_lao_unit, is_tamil,
-    is_thai_unit,
+    is_arabic, is_armenian, is_cyrillic, is_devanagari, is_greek, is_hebrew, is_tamil,
 };
 
 /// The language of an index's text: it picks the stemmer, how words are cut and which
@@ -30,6 +28,10 @@ use super::script::{
 ///   (grapheme clusters) and their pairs, a Katakana or Hangul word of three characters or
 ///   more whole too; Latin words as in English;
 /// * [`Language::Other`], any other language: UAX #29 words, lowercased, no stemmer.
+///
+/// Whatever the language, the runs of Han, kana, Hangul, Thai, Lao, Khmer and Burmese are cut
+/// into units and pairs ([`word_spans`](super::word_spans)): an index of one language reads a
+/// passage in one of those as an index of that language would.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
@@ -143,9 +145,9 @@ pub(super) enum Reading {
     Stemmed(Snowball),
     /// Words of the language's script stemmed by its stemmer, Latin ones by English's.
     OwnScript(Snowball, fn(char) -> bool),
-    /// Runs of single units of the script (`unit`) cut into units and pairs; Latin words by
-    /// English's stemmer.
-    Pairs(fn(&str) -> bool),
+    /// The language's script read in units and pairs, as every index reads it
+    /// ([`word_spans`](super::word_spans)); Latin words by English's stemmer.
+    Pairs,
     /// Unstemmed words.
     Plain,
 }
@@ -277,7 +279,7 @@ impl Language {
         match self {
             Language::English => Reading::Stemmed(S::Classic(A::English)),
             Language::Russian => Reading::OwnScript(S::Classic(A::Russian), is_cyrillic),
-            Language::Chinese => Reading::Pairs(is_han_unit),
+            Language::Chinese => Reading::Pairs,
             Language::Arabic => Reading::OwnScript(S::Classic(A::Arabic), is_arabic),
             Language::Danish => Reading::Stemmed(S::Classic(A::Danish)),
             Language::Dutch => Reading::Stemmed(S::Classic(A::Dutch)),
@@ -294,12 +296,12 @@ impl Language {
             Language::Swedish => Reading::Stemmed(S::Classic(A::Swedish)),
             Language::Tamil => Reading::OwnScript(S::Classic(A::Tamil), is_tamil),
             Language::Turkish => Reading::Stemmed(S::Classic(A::Turkish)),
-            Language::Japanese => Reading::Pairs(is_japanese_unit),
-            Language::Korean => Reading::Pairs(is_korean_unit),
-            Language::Thai => Reading::Pairs(is_thai_unit),
-            Language::Lao => Reading::Pairs(is_lao_unit),
-            Language::Khmer => Reading::Pairs(is_khmer_unit),
-            Language::Burmese => Reading::Pairs(is_burmese_unit),
+            Language::Japanese => Reading::Pairs,
+            Language::Korean => Reading::Pairs,
+            Language::Thai => Reading::Pairs,
+            Language::Lao => Reading::Pairs,
+            Language::Khmer => Reading::Pairs,
+            Language::Burmese => Reading::Pairs,
             Language::Other => Reading::Plain,
             Language::Armenian => Reading::OwnScript(S::Newer(self), is_armenian),
             Language::Hindi | Language::Nepali => Reading::OwnScript(S::Newer(self), is_devanagari),
@@ -329,7 +331,7 @@ impl Language {
     /// Japanese, Korean, Thai, Lao, Khmer, Burmese): such a text gives about two terms per character
     /// where a spaced language gives one per word, so a question touches more distinct terms.
     pub fn reads_pairs(self) -> bool {
-        matches!(self.reading(), Reading::Pairs(_))
+        matches!(self.reading(), Reading::Pairs)
     }
 
     /// The least build of the crate that holds the language's stemmer: a site with pages in
@@ -337,7 +339,7 @@ impl Language {
     pub fn stemmer_build(self) -> StemmerBuild {
         let snowball = match self.reading() {
             Reading::Stemmed(s) | Reading::OwnScript(s, _) => s,
-            Reading::Pairs(_) | Reading::Plain => return StemmerBuild::Small,
+            Reading::Pairs | Reading::Plain => return StemmerBuild::Small,
         };
         match snowball {
             Snowball::Classic(Algorithm::English | Algorithm::Russian) => StemmerBuild::Small,

@@ -20,12 +20,6 @@ pub fn is_han(c: char) -> bool {
         | 0x20000..=0x2FA1F) // Extensions B–F, Compatibility Supplement
 }
 
-/// A Chinese unit: one Han character (UAX #29 makes each its own word).
-pub(super) fn is_han_unit(w: &str) -> bool {
-    let mut cs = w.chars();
-    matches!((cs.next(), cs.next()), (Some(c), None) if is_cjk(c))
-}
-
 /// A Japanese unit: a word of kana and Han only (UAX #29 gives one per Han character or
 /// Hiragana, one per run of Katakana), halfwidth Katakana included.
 pub(super) fn is_japanese_unit(w: &str) -> bool {
@@ -39,6 +33,19 @@ pub(super) fn is_korean_unit(w: &str) -> bool {
     w.chars().all(|c| {
         matches!(c as u32, 0xAC00..=0xD7A3 | 0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xD7B0..=0xD7FF)
     })
+}
+
+/// A unit of any script read in units and pairs (Han, kana, Hangul, Thai, Lao, Khmer,
+/// Burmese): every index reads these scripts' runs so, whatever its language, since their
+/// words are not separated by spaces (UAX #29 gives one word per Han character, kana,
+/// grapheme cluster, Katakana run or Korean eojeol).
+pub(super) fn is_any_unit(w: &str) -> bool {
+    is_japanese_unit(w)
+        || is_korean_unit(w)
+        || is_thai_unit(w)
+        || is_lao_unit(w)
+        || is_khmer_unit(w)
+        || is_burmese_unit(w)
 }
 
 /// True for an Arabic letter or mark (Arabic, its supplements and presentation forms).
