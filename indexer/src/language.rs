@@ -36,8 +36,9 @@ pub struct LanguageWarning {
     /// or a site's index for its `<html lang>`) would read them with.
     pub has_analysis: bool,
     /// The warning, one English sentence without advice: "160 of 400 passages are in `fr`,
-    /// read with the `de` analysis (an index has one)"; for a language read in units and pairs,
-    /// which every index reads so, that its words are and its phrases are not read as its own.
+    /// read with the `de` analysis (an index has one)"; for a language whose words the index
+    /// reads as its own ([`Language::words_read_as_own_in`]: those read in units and pairs,
+    /// and Russian), that its words are and its phrases are not.
     pub message: String,
 }
 
@@ -114,10 +115,11 @@ impl Detection {
                 code: other.code(),
                 passages: n,
                 has_analysis: true,
-                message: if other.reads_pairs() {
-                    // Every index cuts a script without spaces into units and pairs.
+                message: if other.words_read_as_own_in(self.language) {
+                    // Every index cuts a script without spaces into units and pairs, and most
+                    // stem Cyrillic as Russian.
                     format!(
-                        "{n} of {total} passages are in `{}`: their words are read in units and pairs as in a `{0}` index, their phrases with the `{read_as}` analysis (an index has one)",
+                        "{n} of {total} passages are in `{}`: their words are read as in a `{0}` index, their phrases with the `{read_as}` analysis (an index has one)",
                         other.code()
                     )
                 } else {
@@ -289,7 +291,7 @@ mod tests {
                 passages: named[0].1,
                 has_analysis: true,
                 message: format!(
-                    "{} of 400 passages are in `ja`: their words are read in units and pairs as in a `ja` index, their phrases with the `de` analysis (an index has one)",
+                    "{} of 400 passages are in `ja`: their words are read as in a `ja` index, their phrases with the `de` analysis (an index has one)",
                     named[0].1
                 ),
             }]

@@ -8,8 +8,9 @@
 //!   separators, stemmed (`os.path.join` → `os.path.join`, `os`,
 //!   `path`, `join`), so a query can name either;
 //! * any other word: its stem by the Snowball stemmer of the [`Language`] (`rust-stemmers`'
-//!   eighteen, Porter 2 for English, Russian's for Cyrillic words in a Russian index; for the
-//!   thirteen languages it lacks, Snowball 3.0's by `pagefind_stem`);
+//!   eighteen, Porter 2 for English; for the thirteen languages it lacks, Snowball 3.0's by
+//!   `pagefind_stem`), and a Cyrillic word's by Russian's in an index of any language but
+//!   Serbian (whose stemmer reads its Cyrillic) and the generic one, which stems nothing;
 //! * each of those with the accents of its Latin letters folded ([`fold_latin_accents`]:
 //!   "café" and "cafe" are one term), before `rust-stemmers`' stemmers, in Pagefind's order,
 //!   and after the newer ones, whose suffixes hold accents;
@@ -67,8 +68,18 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
     // Accents folded, so that two spellings that differ only in them meet in one term: before
     // rust-stemmers' stemmers (Pagefind's order), after the newer ones, whose suffixes hold
     // accents (Polish "kotów" → "kot").
+    // Cyrillic words of an index in another script are read as a Russian index reads them
+    // (Serbian's stemmer reads its own Cyrillic; the generic reading stems nothing).
+    let cyrillic = language != Language::Russian && language.stems_cyrillic_as_russian();
+    let russian = |w: &str| {
+        (cyrillic && w.chars().any(is_cyrillic))
+            .then(|| stemmer(Snowball::Classic(Algorithm::Russian)))
+            .flatten()
+    };
     let stem = |w: &str| -> String {
+        let by_russian = russian(w);
         let by = match own_script {
+            _ if by_russian.is_some() => by_russian.as_ref(),
             Some(script) if !w.chars().any(script) => english.as_ref(),
             _ => own.as_ref().or(english.as_ref()),
         };
@@ -543,6 +554,29 @@ mod tests {
             terms("Häuser in 東京", Language::German),
             ["haus", "in", "東", "東京", "京"]
         );
+    }
+
+    /// Cyrillic words are read as a Russian index reads them in an index of any language but
+    /// Serbian, whose stemmer reads Cyrillic itself, and the generic one, which stems nothing.
+    #[test]
+    fn every_index_stems_cyrillic_as_russian() {
+        let text = "Москвы и Москве";
+        let russian = terms(text, Language::Russian);
+        assert_eq!(russian, ["москв", "и", "москв"]);
+        for index in [
+            Language::English,
+            Language::German,
+            Language::Greek,
+            Language::Chinese,
+            Language::Thai,
+            Language::Polish,
+        ] {
+            assert_eq!(terms(text, index), russian, "a {index:?} index");
+        }
+        assert_eq!(terms(text, Language::Other), ["москвы", "и", "москве"]);
+        assert_eq!(terms("књигама", Language::Serbian), ["knjig"]);
+        // The Latin words beside them keep the index's stemmer.
+        assert_eq!(terms("Häuser Москвы", Language::German), ["haus", "москв"]);
     }
 
     /// A language without an analysis of its own is read with the generic one: words

@@ -30,8 +30,9 @@ use super::script::{
 /// * [`Language::Other`], any other language: UAX #29 words, lowercased, no stemmer.
 ///
 /// Whatever the language, the runs of Han, kana, Hangul, Thai, Lao, Khmer and Burmese are cut
-/// into units and pairs ([`word_spans`](super::word_spans)): an index of one language reads a
-/// passage in one of those as an index of that language would.
+/// into units and pairs ([`word_spans`](super::word_spans)), and Cyrillic words are stemmed by
+/// Russian's stemmer in every index but a Serbian or generic one: an index of one language
+/// reads a passage in one of those as an index of that language would.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
@@ -325,6 +326,24 @@ impl Language {
     /// questions otherwise than its passages were read.
     pub fn analysed_here(self) -> bool {
         self.stemmer_build() <= StemmerBuild::HERE
+    }
+
+    /// Whether an index in this language stems Cyrillic words by Russian's stemmer: every
+    /// language but Serbian, whose own stemmer reads Cyrillic, and [`Language::Other`], which
+    /// stems nothing ([`terms`](super::terms)).
+    pub fn stems_cyrillic_as_russian(self) -> bool {
+        !matches!(self, Language::Serbian | Language::Other)
+    }
+
+    /// Whether an index in `index` reads this language's words as an index of this language
+    /// does ([`terms`](super::terms)): the languages read in units and pairs are read so in
+    /// every index, and Russian in every index that
+    /// [stems Cyrillic as Russian](Language::stems_cyrillic_as_russian). A passage's Latin
+    /// words are read with the index's stemmer all the same.
+    pub fn words_read_as_own_in(self, index: Language) -> bool {
+        self == index
+            || self.reads_pairs()
+            || (self == Language::Russian && index.stems_cyrillic_as_russian())
     }
 
     /// Whether [`terms`](super::terms) cuts runs of the language's script into units and pairs (Chinese,

@@ -134,7 +134,7 @@ test("languageReport names a second language that the one index reads with the m
       code: "ja",
       passages: counts.get("ja"),
       hasAnalysis: true,
-      message: `${counts.get("ja")} of 400 passages are in \`ja\`: their words are read in units and pairs as in a \`ja\` index, their phrases with the \`de\` analysis (an index has one)`,
+      message: `${counts.get("ja")} of 400 passages are in \`ja\`: their words are read as in a \`ja\` index, their phrases with the \`de\` analysis (an index has one)`,
     },
   ]);
   // One language alone: nothing to warn about.
