@@ -3,14 +3,16 @@
 //!
 //! Each passage's terms are [`hipporag_wasm::text::terms`] of its title, counted
 //! [`TITLE_WEIGHT`] times, then of its text; terms that are stems of the language's stopwords
-//! (NLTK's list, the `stop-words` crate) are left out, so queries need no stopword list.
+//! (NLTK's list, the `stop-words` crate) are left out, so queries need no stopword list. A
+//! title's or text's Thai, Lao, Khmer and Burmese runs add their lexicon words
+//! ([`crate::lexicon`], [`lexicon_terms`]), which the passage's length does not count.
 //! Chosen on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
 
 use std::collections::HashSet;
 
 use hipporag_wasm::index::Passage;
 use hipporag_wasm::lexical::{Bm25Builder, Bm25Data, Bm25Params};
-use hipporag_wasm::text::{Language, terms};
+use hipporag_wasm::text::{Language, lexicon_terms, terms};
 
 /// How many times a passage's title terms count in its term frequencies (a page title or
 /// heading path says what the passage is about).
@@ -99,7 +101,7 @@ pub fn stopword_terms(language: Language) -> HashSet<String> {
         .collect()
 }
 
-/// The indexed terms of one passage (see the module docs).
+/// The indexed terms of one passage (see the module docs) but its lexicon words.
 pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) -> Vec<String> {
     let title = terms(&p.title, language);
     let mut out = Vec::new();
@@ -114,17 +116,57 @@ pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) ->
     out
 }
 
+/// The lexicon words of one passage ([`lexicon_terms`] of its title, counted [`TITLE_WEIGHT`]
+/// times, then of its text), given the corpus' `lexicon` ([`crate::lexicon::lexicon`]).
+pub fn passage_lexicon_terms(p: &Passage, lexicon: &HashSet<String>) -> Vec<String> {
+    if lexicon.is_empty() {
+        return Vec::new();
+    }
+    let title = lexicon_terms(&p.title, |w| lexicon.contains(w));
+    let mut out = Vec::new();
+    for _ in 0..TITLE_WEIGHT {
+        out.extend(title.iter().cloned());
+    }
+    out.extend(lexicon_terms(&p.text, |w| lexicon.contains(w)));
+    out
+}
+
 /// Passages whose terms [`build`] analyses at once (in parallel) before adding them.
 pub const BUILD_CHUNK: usize = 4096;
 
 /// Builds the BM25 index of `passages` (deterministic; the passages' terms in parallel, a
-/// chunk of [`BUILD_CHUNK`] at a time, so that only one chunk's term lists are held).
+/// chunk of [`BUILD_CHUNK`] at a time, so that only one chunk's term lists are held), with
+/// their lexicon ([`crate::lexicon::lexicon`]).
 pub fn build(passages: &[Passage], language: Language, params: Bm25Params) -> Bm25Data {
+    build_with_lexicon(
+        passages,
+        language,
+        params,
+        &crate::lexicon::lexicon(passages),
+    )
+}
+
+/// [`build`] with a given `lexicon` (an empty one reads Thai, Lao, Khmer and Burmese in units
+/// and pairs only). A passage's length, for BM25's normalisation, counts its
+/// [`passage_terms`] and not its lexicon words, which read the same units a second time: in an
+/// index of several languages, the lexicon changes no score of a passage without such runs
+/// (docs/languages.md).
+pub fn build_with_lexicon(
+    passages: &[Passage],
+    language: Language,
+    params: Bm25Params,
+    lexicon: &HashSet<String>,
+) -> Bm25Data {
     let stop = stopword_terms(language);
     let mut builder = Bm25Builder::default();
     for chunk in passages.chunks(BUILD_CHUNK) {
-        for doc in crate::parallel::map(chunk, |p| passage_terms(p, language, &stop)) {
-            builder.add(&doc);
+        for (doc, length) in crate::parallel::map(chunk, |p| {
+            let mut t = passage_terms(p, language, &stop);
+            let length = t.len();
+            t.extend(passage_lexicon_terms(p, lexicon));
+            (t, length)
+        }) {
+            builder.add_with_length(&doc, length);
         }
     }
     let mut data = builder.finish(language, params);
@@ -186,32 +228,66 @@ mod tests {
         assert_eq!(chunked, Bm25Data::build(&all, Language::English, params));
     }
 
-    /// BM25's R@5 over `passages` read in `language`, for XQuAD-style `questions` (each with its
-    /// one gold paragraph): the gold's passage among the five best-scored.
-    fn recall_at_5(
+    /// BM25's R@1 and R@5 over `passages` read in `language` with `lexicon`, for XQuAD-style
+    /// `questions` (each with its one gold paragraph), each question read as the page reads
+    /// it (its terms and lexicon candidates): the gold's passage first, or among the five
+    /// best-scored.
+    fn recall_at_1_5(
         passages: &[Passage],
         language: Language,
+        lexicon: &HashSet<String>,
         questions: &[serde_json::Value],
-    ) -> f64 {
+    ) -> (f64, f64) {
         let bm25 = hipporag_wasm::lexical::Bm25::from_data(
-            build(passages, language, Bm25Params::default()),
+            build_with_lexicon(passages, language, Bm25Params::default(), lexicon),
             passages.len(),
         )
         .unwrap();
-        let found = questions
-            .iter()
-            .filter(|q| {
-                let gold = q["paragraphs"][0]["paragraph_text"].as_str().unwrap();
-                let scores = bm25.scores(
-                    &hipporag_wasm::text::terms(q["question"].as_str().unwrap(), language),
-                    passages.len(),
-                );
-                let mut best: Vec<usize> = (0..passages.len()).collect();
-                best.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-                best[..5].iter().any(|&j| passages[j].text == gold)
-            })
-            .count();
-        found as f64 / questions.len() as f64
+        let (mut at1, mut at5) = (0, 0);
+        for q in questions {
+            let gold = q["paragraphs"][0]["paragraph_text"].as_str().unwrap();
+            let question = q["question"].as_str().unwrap();
+            let mut query = terms(question, language);
+            query.extend(hipporag_wasm::text::lexicon_candidates(question));
+            let scores = bm25.scores(&query, passages.len());
+            let mut best: Vec<usize> = (0..passages.len()).collect();
+            best.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+            at1 += usize::from(passages[best[0]].text == gold);
+            at5 += usize::from(best[..5].iter().any(|&j| passages[j].text == gold));
+        }
+        let n = questions.len() as f64;
+        (at1 as f64 / n, at5 as f64 / n)
+    }
+
+    fn shared_data() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+    }
+
+    fn xquad_th() -> (Vec<Passage>, Vec<serde_json::Value>) {
+        let data = shared_data();
+        let th =
+            crate::corpus::read_corpus(&data.join("multilingual/xquad_th_corpus.json")).unwrap();
+        let questions: Vec<serde_json::Value> = serde_json::from_str(
+            &std::fs::read_to_string(data.join("multilingual/xquad_th.json")).unwrap(),
+        )
+        .unwrap();
+        (th, questions)
+    }
+
+    /// The lexicon (ICU4X's dictionary words beside units and pairs) finds XQuAD th's
+    /// paragraphs first more often than units and pairs alone, and among the first five no less
+    /// often (the figures: docs/languages.md).
+    #[cfg(feature = "lexicon")]
+    #[test]
+    fn the_lexicon_finds_thai_paragraphs_units_and_pairs_miss() {
+        let (th, questions) = xquad_th();
+        let lexicon = crate::lexicon::lexicon(&th);
+        let with = recall_at_1_5(&th, Language::Thai, &lexicon, &questions);
+        let without = recall_at_1_5(&th, Language::Thai, &HashSet::new(), &questions);
+        assert!(
+            with.0 > without.0 + 0.005 && with.1 >= without.1,
+            "R@1, R@5 with the lexicon {with:?}, without {without:?}"
+        );
     }
 
     /// A Thai passage in an English index is read as a Thai index reads it (units and pairs,
@@ -219,21 +295,57 @@ mod tests {
     /// musique_train's 1,890 English passages almost as well as in the Thai index of the 240
     /// alone. Read as single grapheme clusters, without pairs, they found 0.893 (`hipporag eval`,
     /// bm25, before 2026-12-04).
+    /// The lexicon adds terms and nothing else: in an index of musique_train's English
+    /// passages and XQuAD th's Thai ones, every passage's length and every posting of the
+    /// index without it are the same, so no passage without a Thai run scores otherwise.
+    #[cfg(feature = "lexicon")]
     #[test]
-    fn thai_passages_in_an_english_index_are_read_as_in_a_thai_one() {
-        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-        let th =
-            crate::corpus::read_corpus(&data.join("multilingual/xquad_th_corpus.json")).unwrap();
-        let mut mixed =
-            crate::corpus::read_corpus(&data.join("musique_train/musique_train_corpus.json"))
-                .unwrap();
-        mixed.extend(th.iter().cloned());
-        let questions: Vec<serde_json::Value> = serde_json::from_str(
-            &std::fs::read_to_string(data.join("multilingual/xquad_th.json")).unwrap(),
+    fn the_lexicon_changes_no_length_and_no_other_posting() {
+        let (th, _) = xquad_th();
+        let mut mixed = crate::corpus::read_corpus(
+            &shared_data().join("musique_train/musique_train_corpus.json"),
         )
         .unwrap();
-        let own = recall_at_5(&th, Language::Thai, &questions);
-        let in_english = recall_at_5(&mixed, Language::English, &questions);
+        mixed.extend(th);
+        let lexicon = crate::lexicon::lexicon(&mixed);
+        assert!(lexicon.len() > 1000, "{} lexicon words", lexicon.len());
+        let params = Bm25Params::default();
+        let with = build_with_lexicon(&mixed, Language::English, params, &lexicon);
+        let without = build_with_lexicon(&mixed, Language::English, params, &HashSet::new());
+        assert_eq!(with.doc_len, without.doc_len);
+        assert_eq!(with.terms.len(), without.terms.len() + lexicon.len());
+        let postings = |d: &Bm25Data, t: usize| {
+            let (a, b) = (d.ptr[t] as usize, d.ptr[t + 1] as usize);
+            (d.gaps[a..b].to_vec(), d.tf[a..b].to_vec())
+        };
+        for (t, term) in without.terms.iter().enumerate() {
+            let u = with.terms.binary_search(term).unwrap();
+            assert_eq!(postings(&with, u), postings(&without, t), "{term}");
+        }
+    }
+
+    #[test]
+    fn thai_passages_in_an_english_index_are_read_as_in_a_thai_one() {
+        let (th, questions) = xquad_th();
+        let mut mixed = crate::corpus::read_corpus(
+            &shared_data().join("musique_train/musique_train_corpus.json"),
+        )
+        .unwrap();
+        mixed.extend(th.iter().cloned());
+        let own = recall_at_1_5(
+            &th,
+            Language::Thai,
+            &crate::lexicon::lexicon(&th),
+            &questions,
+        )
+        .1;
+        let in_english = recall_at_1_5(
+            &mixed,
+            Language::English,
+            &crate::lexicon::lexicon(&mixed),
+            &questions,
+        )
+        .1;
         assert!(own > 0.95, "the Thai index: {own}");
         assert!(
             in_english > own - 0.03,

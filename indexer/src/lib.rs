@@ -38,6 +38,7 @@ pub mod hex;
 pub mod ivf;
 pub mod json;
 pub mod language;
+pub mod lexicon;
 #[cfg(feature = "minilm")]
 pub mod minilm;
 pub mod openie;

@@ -74,7 +74,8 @@ pub struct Bm25Data {
     pub gaps: Vec<u32>,
     /// Term frequency of each posting (≥ 1).
     pub tf: Vec<u32>,
-    /// Indexed terms per passage, `|P|` entries.
+    /// Each passage's length for BM25's normalisation, `|P|` entries: its indexed terms but
+    /// the lexicon words (`hipporag_indexer::bm25::build_with_lexicon`).
     pub doc_len: Vec<u32>,
     /// The terms the indexer left out of every passage as stopwords (the terms of its
     /// language's stopword list, `hipporag_indexer::bm25::stopword_terms`), sorted and
@@ -198,8 +199,15 @@ impl Bm25Builder {
     /// Adds the next passage (id = the passages added before it), given its terms (analysed
     /// and stopword-free, in any order; repeats count towards the term frequency).
     pub fn add<S: AsRef<str>>(&mut self, terms: &[S]) {
+        self.add_with_length(terms, terms.len());
+    }
+
+    /// [`Bm25Builder::add`] with the passage's length for BM25's normalisation (`|d|`, in
+    /// terms) given, where some of `terms` read the same text a second time (the indexer's
+    /// lexicon words, `hipporag_indexer::bm25::build_with_lexicon`).
+    pub fn add_with_length<S: AsRef<str>>(&mut self, terms: &[S], length: usize) {
         let p = self.doc_len.len() as u32;
-        self.doc_len.push(terms.len() as u32);
+        self.doc_len.push(length as u32);
         self.scratch.clear();
         for t in terms {
             let t = t.as_ref();

@@ -33,7 +33,7 @@
 
 use crate::embeddings::StaticVocabulary;
 use crate::text::literal_spans;
-use crate::text::{Language, is_cjk, terms};
+use crate::text::{Language, is_cjk, lexicon_candidates, terms};
 use crate::text::{MAX_EXPANSIONS, MIN_FUZZY_CHARS, MIN_PREFIX_CHARS, is_neighbour};
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -244,7 +244,8 @@ fn most_frequent(mut found: Vec<(String, u32, f64)>) -> Vec<(String, f64)> {
 }
 
 /// The BM25 query of `question` in `language` over `dict` (see the module docs): its
-/// [`terms`], with the word being typed and the long words the dictionary lacks expanded.
+/// [`terms`] and its lexicon candidates ([`lexicon_candidates`]: those `dict` lacks score
+/// nothing), with the word being typed and the long words the dictionary lacks expanded.
 /// `stop` tells a stopword (normalised, lowercase), which is never matched within one edit.
 /// With the index's static words (`words`, [`StaticVocabulary`]: words as written, not stems),
 /// a misspelt word's neighbours also include the BM25 term of each word of the vocabulary one
@@ -259,6 +260,7 @@ pub fn query_terms(
     stop: &dyn Fn(&str) -> bool,
 ) -> QueryTerms {
     let mut exact = terms(question, language);
+    exact.extend(lexicon_candidates(question));
     let mut expanded = Vec::new();
     for c in candidates(question, language, stop) {
         let misspelt = c.is_misspelt(dict);

@@ -10,7 +10,7 @@ use crate::embeddings::{CodeScorer, probe, static_words, typed_word};
 use crate::graph::{PhraseLookup, lookup_keys, phrase_lookups};
 use crate::lexical::{deletes_key, query_keys, typed_term, word_neighbour_terms};
 use crate::search::{misspelt, static_query_vector};
-use crate::text::{is_neighbour, terms};
+use crate::text::{is_neighbour, lexicon_candidates, terms};
 use crate::{Error, Result};
 
 impl Pieces {
@@ -113,7 +113,8 @@ impl Pieces {
         })
     }
 
-    /// The term pieces `question`'s keys fall in — its BM25 [`terms`] and static [`static_words`],
+    /// The term pieces `question`'s keys fall in — its BM25 [`terms`], its lexicon candidates
+    /// ([`lexicon_candidates`]) and its static [`static_words`],
     /// stopwords aside — and those its expansion reads, that are not loaded yet, ascending:
     ///
     /// * the word being typed: the pieces of its key range ([`typed_term`], [`typed_word`]);
@@ -127,6 +128,7 @@ impl Pieces {
     fn missing_term_pieces(&self, question: &str) -> Vec<usize> {
         let language = self.meta.language;
         let mut keys = terms(question, language);
+        keys.extend(lexicon_candidates(question));
         if self.meta.statics.is_some() {
             keys.extend(static_words(question));
         }

@@ -6,6 +6,7 @@
 mod analysis;
 mod fuzzy;
 mod language;
+mod lexicon;
 mod names;
 mod normalize;
 mod script;
@@ -15,6 +16,9 @@ pub use analysis::{
 };
 pub use fuzzy::{MAX_EXPANSIONS, MIN_ENTRY_CHARS, MIN_FUZZY_CHARS, MIN_PREFIX_CHARS, is_neighbour};
 pub use language::{Language, StemmerBuild, primary_subtag};
+pub use lexicon::{
+    LEXICON_UNITS, lexicon_candidates, lexicon_runs, lexicon_terms, lexicon_windows,
+};
 pub use names::{
     NameStyle, is_article, is_capitalised, is_name_connector, is_short_number, literal_spans,
     name_end, name_share,

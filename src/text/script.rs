@@ -79,6 +79,12 @@ pub(super) fn is_hebrew(c: char) -> bool {
     matches!(c as u32, 0x0590..=0x05FF | 0xFB1D..=0xFB4F)
 }
 
+/// A unit of a script whose longer words the index's lexicon holds (Thai, Lao, Khmer,
+/// Burmese: [`super::lexicon_runs`]).
+pub(super) fn is_lexicon_unit(w: &str) -> bool {
+    is_thai_unit(w) || is_lao_unit(w) || is_khmer_unit(w) || is_burmese_unit(w)
+}
+
 /// True for a Cyrillic letter.
 pub(super) fn is_cyrillic(c: char) -> bool {
     matches!(c as u32, 0x0400..=0x052F)
