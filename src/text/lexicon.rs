@@ -13,7 +13,7 @@
 use std::ops::RangeInclusive;
 
 use super::analysis::{WordKind, unit_term, word_spans};
-use super::script::is_lexicon_unit;
+use super::script::{is_lexicon_char, is_lexicon_unit};
 
 /// How many units a lexicon word has: two-unit words are already their pair's term, and
 /// longer windows are rarely one word.
@@ -33,6 +33,10 @@ pub const LEXICON_UNITS: RangeInclusive<usize> = 3..=8;
 /// ```
 pub fn lexicon_runs(text: &str) -> Vec<Vec<usize>> {
     let mut runs = Vec::new();
+    // Most passages have none of these scripts: a scan of their characters spares them UAX #29.
+    if !text.chars().any(is_lexicon_char) {
+        return runs;
+    }
     let mut run: Vec<usize> = Vec::new();
     for span in word_spans(text) {
         let unit = matches!(span.kind, WordKind::Unit { .. })
