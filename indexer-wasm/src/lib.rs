@@ -1,7 +1,8 @@
 //! `hipporag-indexer-wasm`: the in-browser indexer (issue "Private documents"). A page loads
 //! it only when the user indexes their own files; it runs [`hipporag_indexer::pipeline`], the
 //! function `hipporag index --corpus C` (no OpenIE file, the lexical encoder) runs, so the
-//! bytes it returns equal the binary's for the same passages and options
+//! bytes it returns equal the binary's for the same passages and options (for Thai, Lao, Khmer
+//! and Burmese text, given the words ICU4X's segmenter finds as `lexiconWords`)
 //! (`tests/js/indexer.test.mjs` checks it on musique_train, `tests/js/indexer_zh.test.mjs` on
 //! Chinese text with the `jieba` feature).
 //!
@@ -45,6 +46,12 @@ pub struct IndexOptions {
     pub synonymy_threshold: f32,
     /// Most synonymy neighbours per phrase (`--synonymy-k`).
     pub synonymy_k: usize,
+    /// The words a word segmenter found in the passages' Thai, Lao, Khmer and Burmese text (the
+    /// browser's `Intl.Segmenter` with `granularity: "word"`): BM25's lexicon, as ICU4X's
+    /// dictionary words are `hipporag index`'s ([`hipporag_indexer::lexicon::lexicon_of_words`]
+    /// keeps those of three to eight units). `None`: no lexicon, those scripts read in units
+    /// and pairs only.
+    pub lexicon_words: Option<Vec<String>>,
 }
 
 impl Default for IndexOptions {
@@ -56,6 +63,7 @@ impl Default for IndexOptions {
             dim: HashedNgramEncoder::DEFAULT_DIM,
             synonymy_threshold: b.synonymy_threshold,
             synonymy_k: b.synonymy_k,
+            lexicon_words: None,
         }
     }
 }
@@ -91,6 +99,7 @@ fn build_options(
         synonymy_threshold: opts.synonymy_threshold,
         synonymy_k: opts.synonymy_k,
         fact_vectors: opts.fact_vectors,
+        lexicon_words: opts.lexicon_words.clone(),
         ..Default::default()
     };
     Ok((build, HashedNgramEncoder::new(opts.dim)))
@@ -197,6 +206,7 @@ mod bindings {
         "dim",
         "synonymyThreshold",
         "synonymyK",
+        "lexiconWords",
     ];
 
     /// A JS `Error` with `message` and `kind`.
@@ -305,7 +315,8 @@ mod bindings {
     /// `buildIndex(passages, options?, progress?)`: the index bytes (a `Uint8Array`, the same
     /// bytes `hipporag index` writes) of `passages` (`[{title, text, url?}]`), built with the
     /// rule extractor and the hashed encoder. `options`: `{language?: "auto" | "en" | "ru" |
-    /// "zh", factVectors?, dim?, synonymyThreshold?, synonymyK?}`. `progress(stage, done,
+    /// "zh", factVectors?, dim?, synonymyThreshold?, synonymyK?, lexiconWords?}` (`lexiconWords`:
+    /// the words `Intl.Segmenter` finds in the passages' Thai, Lao, Khmer and Burmese text). `progress(stage, done,
     /// total)` is called as each stage (`OpenIE`, `encoding phrases`, `synonymy edges`,
     /// `encoding passages`, `encoding facts`) advances. Throws an `Error` with `kind`
     /// `request` naming the passage or option at fault, or the indexer's kind.

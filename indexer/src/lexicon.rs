@@ -10,7 +10,6 @@
 use std::collections::HashSet;
 
 use hipporag_wasm::index::Passage;
-#[cfg(feature = "lexicon")]
 use hipporag_wasm::text::{LEXICON_UNITS, lexicon_runs, unit_term};
 
 /// The lexicon of `passages` (titles and texts): every word of [`LEXICON_UNITS`] units of a
@@ -45,6 +44,25 @@ pub fn lexicon(passages: &[Passage]) -> HashSet<String> {
     out
 }
 
+/// The lexicon of words another segmenter found (the browser's `Intl.Segmenter`, for the
+/// in-browser indexer): each of `words` that is one run of [`LEXICON_UNITS`] Thai, Lao, Khmer
+/// or Burmese units, as its term ([`unit_term`]); the others (spaced words, punctuation, other
+/// scripts, shorter or longer words) are left out.
+pub fn lexicon_of_words<S: AsRef<str>>(words: &[S]) -> HashSet<String> {
+    words
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|w| {
+            let runs = lexicon_runs(w);
+            runs.len() == 1
+                && runs[0][0] == 0
+                && runs[0].last() == Some(&w.len())
+                && LEXICON_UNITS.contains(&(runs[0].len() - 1))
+        })
+        .map(unit_term)
+        .collect()
+}
+
 /// Without the `lexicon` feature: empty.
 #[cfg(not(feature = "lexicon"))]
 pub fn lexicon(_passages: &[Passage]) -> HashSet<String> {
@@ -74,5 +92,25 @@ mod tests {
             l.iter().all(|w| !w.is_ascii() && !w.contains('東')),
             "{l:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn words_from_elsewhere_keep_whole_runs_of_three_to_eight_units() {
+        let words = [
+            "ประเทศ",
+            "คือ",
+            "Bangkok",
+            "ประเทศไทยกรุงเทพ",
+            "東京都",
+            " ประเทศ",
+            "ประเทศ",
+        ];
+        let l = lexicon_of_words(&words);
+        assert_eq!(l, HashSet::from(["ประเทศ".to_string()]));
     }
 }

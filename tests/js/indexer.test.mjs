@@ -17,12 +17,16 @@ const wasm = readFileSync(join(root, "pkg", "indexer", "hipporag_indexer_wasm_bg
 // The module's exports: its memory only grows, so its size after a build is the build's peak.
 const exports = await indexer.default({ module_or_path: wasm });
 const corpusPath = join(data, "musique_train", "musique_train_corpus.json");
+const { lexiconWords } = await import(join(root, "www", "src", "lexicon.js"));
 
 test("buildIndex on musique_train gives the bytes of the native `hipporag index`", () => {
   const corpus = JSON.parse(readFileSync(corpusPath, "utf8"));
   const stages = [];
   const t0 = performance.now();
-  const bytes = indexer.buildIndex(corpus, { factVectors: true }, (stage, done, total) => {
+  // Its two Thai words read as the demo's worker reads them: the browser's words (here Node's
+  // ICU) as the lexicon, which are ICU4X's for these two.
+  const lexicon = lexiconWords(corpus);
+  const bytes = indexer.buildIndex(corpus, { factVectors: true, lexiconWords: lexicon }, (stage, done, total) => {
     if (stages.at(-1)?.stage !== stage) stages.push({ stage, total });
     assert.ok(done <= total, `${stage}: ${done} of ${total}`);
   });
@@ -58,10 +62,11 @@ test("extraction file by file: the kept documents give the bytes of `hipporag in
   const docs = files.flatMap((f) => indexer.extractOpenie(f, "en"));
   assert.equal(docs.length, corpus.length);
   assert.equal(docs[1200].passage, `${corpus[1200].title}\n${corpus[1200].text}`);
-  const bytes = indexer.buildIndexFromOpenie(corpus, docs, { factVectors: true });
+  const options = { factVectors: true, lexiconWords: lexiconWords(corpus) };
+  const bytes = indexer.buildIndexFromOpenie(corpus, docs, options);
   // The whole corpus extracted as one file is what buildIndex extracts.
-  const whole = indexer.buildIndexFromOpenie(corpus, indexer.extractOpenie(corpus, "en"), { factVectors: true });
-  assert.ok(Buffer.from(whole).equals(Buffer.from(indexer.buildIndex(corpus, { factVectors: true }))), "one file = buildIndex");
+  const whole = indexer.buildIndexFromOpenie(corpus, indexer.extractOpenie(corpus, "en"), options);
+  assert.ok(Buffer.from(whole).equals(Buffer.from(indexer.buildIndex(corpus, options))), "one file = buildIndex");
   const dir = mkdtempSync(join(tmpdir(), "hipporag-indexer-"));
   try {
     const openie = join(dir, "openie.json");
@@ -141,4 +146,46 @@ test("languageReport names a second language that the one index reads with the m
   const en = indexer.languageReport(JSON.parse(readFileSync(corpusPath, "utf8")));
   assert.equal(en.language, "en");
   assert.deepEqual(en.warnings, []);
+});
+
+/** `hipporag eval INDEX --questions QUESTIONS --json`'s bm25 R@2 of `bytes`. */
+function bm25RecallAt2(bytes, questions) {
+  const dir = mkdtempSync(join(tmpdir(), "hipporag-indexer-th-"));
+  try {
+    const index = join(dir, "index.hipporag");
+    writeFileSync(index, bytes);
+    const out = execFileSync(join(root, "target", "release", "hipporag"), ["eval", index, "--questions", questions, "--json"], {
+      env: { ...process.env, RUST_LOG: "warn" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return JSON.parse(out).find((m) => m.mode === "bm25").recall[0];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("Thai with the browser's words (Intl.Segmenter) as the lexicon ranks as `hipporag index` with ICU4X's", () => {
+  const corpusTh = join(data, "multilingual", "xquad_th_corpus.json");
+  const questions = join(data, "multilingual", "xquad_th.json");
+  const corpus = JSON.parse(readFileSync(corpusTh, "utf8"));
+  const words = lexiconWords(corpus);
+  assert.ok(words.length > 1000, `${words?.length} words`);
+  assert.equal(lexiconWords(JSON.parse(readFileSync(corpusPath, "utf8")).slice(0, 100)), undefined, "no Thai: no lexicon");
+  const dir = mkdtempSync(join(tmpdir(), "hipporag-indexer-th-"));
+  let native;
+  try {
+    const out = join(dir, "native.hipporag");
+    execFileSync(join(root, "target", "release", "hipporag"), ["index", "--corpus", corpusTh, "--out", out], {
+      env: { ...process.env, RUST_LOG: "warn" },
+    });
+    native = readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const withWords = bm25RecallAt2(indexer.buildIndex(corpus, { lexiconWords: words }), questions);
+  const without = bm25RecallAt2(indexer.buildIndex(corpus, {}), questions);
+  const ofNative = bm25RecallAt2(native, questions);
+  // ICU4C's words and ICU4X's differ in a few places, so the bytes do (within a question here).
+  assert.ok(withWords > without + 0.003, `R@2 with the browser's words ${withWords}, without a lexicon ${without}`);
+  assert.ok(withWords >= ofNative - 0.002, `R@2 with the browser's words ${withWords}, native ${ofNative}`);
 });

@@ -8,6 +8,7 @@ import { MSG, serialDispatcher } from "./protocol.js";
 import { activatedPhrases, subgraphModel } from "./activated.js";
 import { layoutSubgraph } from "./layout.js";
 import { forgetDocuments, loadDocuments, saveDocuments } from "./storage.js";
+import { lexiconWords } from "./lexicon.js";
 
 const base = new URL("./", self.location.href);
 let wasm = null; // {ms, bytes}
@@ -140,7 +141,11 @@ async function buildIndex({ files = [], add = false, remove = null }) {
       extracted += f.passages.length;
     }
     const docs = all.flatMap((f) => f.openie.docs);
-    const bytes = m.buildIndexFromOpenie(passages, docs, { language, factVectors: true }, (step, loaded, total) =>
+    // Thai, Lao, Khmer and Burmese words by the browser's segmenter, as `hipporag index` reads
+    // them with ICU4X's (none: read in clusters and pairs only).
+    const lexicon = lexiconWords(passages);
+    const options = { language, factVectors: true, ...(lexicon ? { lexiconWords: lexicon } : {}) };
+    const bytes = m.buildIndexFromOpenie(passages, docs, options, (step, loaded, total) =>
       post({ type: MSG.PROGRESS, stage: "build", step, loaded, total }),
     );
     const ms = performance.now() - t;

@@ -67,6 +67,11 @@ pub struct BuildOptions {
     /// The passages' language ([`Language`]; default English): BM25's terms, and recorded in
     /// the header for the query side.
     pub language: Language,
+    /// The words of BM25's lexicon of Thai, Lao, Khmer and Burmese, when they come from
+    /// another segmenter ([`crate::lexicon::lexicon_of_words`]: the in-browser indexer is given
+    /// the browser's `Intl.Segmenter` words); `None` (the default): ICU4X's, with the `lexicon`
+    /// feature ([`crate::lexicon::lexicon`]), or none.
+    pub lexicon_words: Option<Vec<String>>,
 }
 
 impl Default for BuildOptions {
@@ -80,6 +85,7 @@ impl Default for BuildOptions {
             generator: format!("hipporag-wasm {}", env!("CARGO_PKG_VERSION")),
             bm25: Some(Bm25Params::default()),
             language: Language::English,
+            lexicon_words: None,
         }
     }
 }
@@ -363,7 +369,12 @@ impl TripleGraph {
             self.passage_and_fact_vectors(encoder, opts, progress, &mut report)?;
         let bm25 = opts.bm25.map(|params| {
             progress.start("BM25 index", self.passages.len() as u64);
-            let b = crate::bm25::build(&self.passages, opts.language, params);
+            let lexicon = match &opts.lexicon_words {
+                Some(words) => crate::lexicon::lexicon_of_words(words),
+                None => crate::lexicon::lexicon(&self.passages),
+            };
+            let b =
+                crate::bm25::build_with_lexicon(&self.passages, opts.language, params, &lexicon);
             progress.advance(self.passages.len() as u64);
             progress.finish();
             b
