@@ -226,7 +226,8 @@ JSON
 
 # What `hipporag site` serves, minified as Pagefind serves its own files (esbuild, from
 # node_modules): the generated wasm-bindgen glue in place, and www/site/'s JS and CSS into
-# pkg/site/ (its TypeScript declarations copied), which cli/build.rs embeds in place of
+# pkg/site/ (its TypeScript declarations and the UI's strings, hipporag-ui-strings.json, copied:
+# `hipporag site` splits the strings into one compact file per language), which cli/build.rs embeds in place of
 # www/site/. A docs site's first search fetches hipporag-site.js, hipporag-pieces.js and
 # hipporag_pieces_wasm.js: 9.9 KB gzipped as written, 5.1 KB minified.
 site_assets() {
@@ -235,7 +236,7 @@ site_assets() {
     "$esbuild" --minify --format=esm --log-level=warning --allow-overwrite --outfile="$f" "$f"
   done
   rm -rf pkg/site && mkdir -p pkg/site
-  cp www/site/*.d.ts pkg/site/
+  cp www/site/*.d.ts www/site/hipporag-ui-strings.json pkg/site/
   "$esbuild" --minify --format=esm --log-level=warning --outdir=pkg/site www/site/*.js www/site/*.css
 }
 

@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use hipporag_indexer::site::ui_strings::{UI_STRINGS_DIR, UI_STRINGS_FILE, split};
 use hipporag_indexer::site::{LARGER_PIECES_FILES, PKG_FILES as PKG, UI_FILES as UI};
 
 #[test]
@@ -63,13 +64,22 @@ fn an_installed_binary_writes_the_site_files_from_any_directory() {
             .iter()
             .any(|(_, _, larger)| larger == *f)
     };
-    for (dir, files) in [(repo.join("pkg"), PKG), (ui, UI)] {
-        for f in files.iter().filter(served) {
+    let whole = |f: &&&str| **f != UI_STRINGS_FILE;
+    for (dir, files) in [(repo.join("pkg"), PKG), (ui.clone(), UI)] {
+        for f in files.iter().filter(served).filter(whole) {
             assert_eq!(
                 std::fs::read(written.join(f)).unwrap(),
                 std::fs::read(dir.join(f)).unwrap(),
                 "{f} differs from the repository's"
             );
         }
+    }
+    // The UI's strings, one file per language, each the repository's.
+    let strings = ui.join(UI_STRINGS_FILE);
+    let parts = split(&strings, &std::fs::read(&strings).unwrap()).unwrap();
+    assert!(parts.len() >= 50, "{} languages", parts.len());
+    for (code, json) in parts {
+        let f = written.join(UI_STRINGS_DIR).join(format!("{code}.json"));
+        assert_eq!(std::fs::read(&f).unwrap(), json, "{}", f.display());
     }
 }

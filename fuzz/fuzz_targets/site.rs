@@ -5,6 +5,7 @@
 #![no_main]
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use hipporag_indexer::site::{Assets, PKG_FILES, Problem, SiteOptions, UI_FILES};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
@@ -25,23 +26,21 @@ const NAMES: &[&str] = &[
     "self.html -> self.html",
 ];
 
-/// Stand-ins for the browser files the output copies.
-static PKG: [(&str, &[u8]); 5] = [
-    (PKG_FILES[0], b"wasm"),
-    (PKG_FILES[1], b"js"),
-    (PKG_FILES[2], b"wasm"),
-    (PKG_FILES[3], b"js"),
-    (PKG_FILES[4], b"js"),
-];
-static UI: [(&str, &[u8]); 7] = [
-    (UI_FILES[0], b"js"),
-    (UI_FILES[1], b"ts"),
-    (UI_FILES[2], b"js"),
-    (UI_FILES[3], b"css"),
-    (UI_FILES[4], b"js"),
-    (UI_FILES[5], b"js"),
-    (UI_FILES[6], b"js"),
-];
+/// Stand-ins for every browser file the output copies ([`PKG_FILES`], [`UI_FILES`]): with one
+/// missing, every build would stop at its check of the files, before reading a page.
+fn stand_ins(names: &'static [&'static str]) -> Vec<(&'static str, &'static [u8])> {
+    let bytes = |f: &str| -> &'static [u8] {
+        match f.rsplit('.').next() {
+            Some("wasm") => b"\0asm",
+            Some("json") => br#"{"de":{"search":"Suche"}}"#,
+            Some("css") => b"p{}",
+            _ => b"export {};",
+        }
+    };
+    names.iter().map(|&f| (f, bytes(f))).collect()
+}
+static PKG: LazyLock<Vec<(&str, &[u8])>> = LazyLock::new(|| stand_ins(PKG_FILES));
+static UI: LazyLock<Vec<(&str, &[u8])>> = LazyLock::new(|| stand_ins(UI_FILES));
 
 /// Writes the entries of `data` below `dir`.
 fn write_site(dir: &Path, data: &[u8]) {
@@ -84,8 +83,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         );
     }
     let opts = SiteOptions {
-        pkg: Assets::Embedded(&PKG),
-        ui: Assets::Embedded(&UI),
+        pkg: Assets::Embedded(PKG.as_slice()),
+        ui: Assets::Embedded(UI.as_slice()),
         build: Default::default(),
         exclude: Vec::new(),
         include_noindex: false,

@@ -306,8 +306,19 @@ fn incremental_rebuild_reuses_unchanged_passages_and_equals_a_clean_build() {
         .filter(|p| p.starts_with(&format!("index/{build}-")))
         .count();
     assert_eq!(named, first.piece_counts.total());
+    use hipporag_indexer::site::ui_strings::{UI_STRINGS_DIR, UI_STRINGS_FILE};
     for f in hipporag_indexer::site::UI_FILES {
-        assert!(files.contains_key(*f), "{f} is shipped");
+        if *f == UI_STRINGS_FILE {
+            // Shipped cut into one file per language, which a page loads alone.
+            assert!(!files.contains_key(*f), "{f} is shipped whole");
+            for code in ["de", "ar", "ja", "zh-Hant"] {
+                let part = format!("{UI_STRINGS_DIR}/{code}.json");
+                let strings: serde_json::Value = serde_json::from_slice(&files[&part]).unwrap();
+                assert!(strings["search"].is_string(), "{part}: {strings}");
+            }
+        } else {
+            assert!(files.contains_key(*f), "{f} is shipped");
+        }
     }
 
     // Unchanged rebuild: everything from the cache, same bytes.

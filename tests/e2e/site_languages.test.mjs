@@ -89,11 +89,15 @@ test("each language is read, served and spoken as itself", async () => {
     const page = await (await env.browser.newContext({ viewport: { width: 1000, height: 800 } })).newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    const strings = [];
+    page.on("request", (r) => r.url().includes("hipporag-ui-strings") && strings.push(new URL(r.url()).pathname));
     await page.goto(`${env.server.origin}/${searchPage(lang)}`);
     const box = page.locator("#hipporag-search");
     const input = box.locator("input");
     await input.waitFor();
     assert.equal(await input.getAttribute("placeholder"), want[lang]);
+    // Only the page's own language's strings are fetched, and none for a language without them.
+    assert.deepEqual(strings, lang === "be" ? [] : [`/_hipporag/hipporag-ui-strings/${lang}.json`]);
     assert.equal(await box.getAttribute("dir"), lang === "ar" ? "rtl" : null);
     let found = 0;
     for (const [k, { q, url }] of asked[lang].entries()) {

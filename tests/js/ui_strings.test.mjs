@@ -1,5 +1,6 @@
-// The default UI's strings (www/site/hipporag-ui-strings.js) against its English ones
-// (hipporag-ui.js's `EN`): every language has every string, with the same `{…}` fields.
+// The default UI's strings (www/site/hipporag-ui-strings.json) against its English ones
+// (hipporag-ui.js's `EN`): every language has every string, with the same `{…}` fields; the
+// languages the page looks for (hipporag-helpers.js's `uiLanguage`) are the file's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -8,7 +9,8 @@ import { dirname, join } from "node:path";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const site = join(repo, "www", "site");
-const { STRINGS } = await import(join(site, "hipporag-ui-strings.js"));
+const STRINGS = JSON.parse(readFileSync(join(site, "hipporag-ui-strings.json"), "utf8"));
+const { uiLanguage, UI_LANGUAGES } = await import(join(site, "hipporag-helpers.js"));
 
 /** `EN`'s keys and strings, read from hipporag-ui.js's source (the module needs a document). */
 function english() {
@@ -66,5 +68,46 @@ test("every language the Rust analysis reads as itself has strings", () => {
   assert.ok(codes.includes("en") && codes.includes("und") && codes.includes("de"), `codes read: ${codes}`);
   const own = codes.filter((c) => c !== "en" && c !== "und");
   assert.ok(own.length >= 20, `codes read: ${own}`);
-  for (const code of own) assert.ok(code in STRINGS, `no strings for "${code}" in hipporag-ui-strings.js`);
+  for (const code of own) assert.ok(code in STRINGS, `no strings for "${code}" in hipporag-ui-strings.json`);
+});
+
+test("a page's tag picks its language's strings, and English where there are none", () => {
+  // The page fetches `hipporag-ui-strings/<code>.json` for exactly the file's codes.
+  assert.deepEqual([...UI_LANGUAGES].sort(), Object.keys(STRINGS).sort());
+  for (const code of Object.keys(STRINGS)) assert.equal(uiLanguage(code), code, `${code} is looked for`);
+  const cases = {
+    "de-CH": "de",
+    pt_BR: "pt",
+    nb: "no",
+    "nn-NO": "no",
+    "zh-CN": "zh",
+    "zh-Hans-HK": "zh",
+    "zh-TW": "zh-Hant",
+    "zh-Hant": "zh-Hant",
+    "zh-hk": "zh-Hant",
+    EN: "en",
+    "": "en",
+    be: "en",
+    "x-klingon": "en",
+  };
+  for (const [tag, code] of Object.entries(cases)) assert.equal(uiLanguage(tag), code, tag);
+});
+
+// Pagefind 1.6.0's UI translations (the `translations/*.json` its binary bundles): a site
+// moving from Pagefind keeps its UI's language. Māori (`mi`) is not here yet: none of us
+// writes it.
+const PAGEFIND_UI =
+  "af ar bg bn ca cs da de el es eu fa fi fr gl he hi hr hu id it ja ko mk my nb nl nn no pl pt ro ru sr sv sw ta th tr uk vi zh-cn zh-tw zh";
+
+test("every language of Pagefind's UI but Maori speaks itself here", () => {
+  for (const tag of PAGEFIND_UI.split(" ")) assert.notEqual(uiLanguage(tag), "en", `${tag} falls back to English`);
+});
+
+test("right-to-left languages say so, and their chains point their way", () => {
+  for (const [code, s] of Object.entries(STRINGS)) {
+    const rtl = ["ar", "fa", "he", "yi"].includes(code);
+    assert.equal(s.dir, rtl ? "rtl" : undefined, `${code}.dir`);
+    // U+2192 is not mirrored in right-to-left text: there it would point back at the step before.
+    if (rtl) assert.ok(!s.modeHipporag1.includes("→") && s.modeHipporag1.includes("←"), `${code}.modeHipporag1`);
+  }
 });

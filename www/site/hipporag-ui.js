@@ -16,11 +16,11 @@
 // renders a button there; it, "/" (outside text fields) or Ctrl-K / ⌘K opens a <dialog> with the
 // same search. In both forms ↓/↑ move between the input and the result links, Enter follows a
 // link, Esc closes the dialog and gives focus back to the button. Its strings follow the page's
-// `<html lang>`, the explanation's too (hipporag-ui-strings.js, loaded for a page in another
-// language than English). Built on hipporag-site.js (init/search/
+// `<html lang>`, the explanation's too (`hipporag-ui-strings/<code>.json`, one small file that
+// only a page in that language loads). Built on hipporag-site.js (init/search/
 // debouncedSearch) and hipporag-helpers.js (h(), the demo's too).
 import { init, debouncedSearch } from "./hipporag-site.js";
-import { h } from "./hipporag-helpers.js";
+import { h, uiLanguage } from "./hipporag-helpers.js";
 
 /** The UI's strings in English, the fallback of every language and every missing string. */
 const EN = {
@@ -54,15 +54,22 @@ const EN = {
 };
 
 /**
- * The strings of the page's language (its `<html lang>`'s primary subtag; `nb`/`nn` are `no`),
- * from hipporag-ui-strings.js, which an English page never downloads.
+ * The strings of the page's language (`uiLanguage` of its `<html lang>`): its JSON file over
+ * `EN`, so a missing string is English; `EN` for English (nothing fetched) and when the file
+ * cannot be loaded (the reason on the console).
  */
 async function pageStrings() {
-  let lang = (document.documentElement.lang || "en").trim().toLowerCase().split(/[-_]/)[0];
-  if (lang === "nb" || lang === "nn") lang = "no";
-  if (lang === "en" || !/^[a-z]{2,3}$/.test(lang)) return EN;
-  const { STRINGS } = await import("./hipporag-ui-strings.js");
-  return { ...EN, ...(STRINGS[lang] ?? {}) };
+  const code = uiLanguage(document.documentElement.lang);
+  if (code === "en") return EN;
+  const url = new URL(`hipporag-ui-strings/${code}.json`, import.meta.url);
+  try {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return { ...EN, ...(await res.json()) };
+  } catch (e) {
+    console.warn(`hipporag-ui: ${url}: ${e.message}; the UI speaks English`);
+    return EN;
+  }
 }
 
 const T = await pageStrings();

@@ -73,6 +73,15 @@ impl Assets {
         Ok(())
     }
 
+    /// The path that names file `name` in errors: its path in the directory, or
+    /// `<embedded>/name`.
+    pub fn path(&self, name: &str) -> PathBuf {
+        match self {
+            Assets::Dir(d) => d.join(name),
+            Assets::Embedded(_) => Path::new("<embedded>").join(name),
+        }
+    }
+
     /// Where the files come from, for the build report: `embedded` or the directory's path.
     pub fn describe(&self) -> String {
         match self {

@@ -17,7 +17,8 @@
 //! and JS (`hipporag_wasm_bg.wasm`, `hipporag_wasm.js`, `hipporag.js`; beside the single file
 //! only), the JS API `hipporag-site.js` (`init`, `search`,
 //! `debouncedSearch`, `result.data()`, like Pagefind's) with its types `hipporag-site.d.ts`, the
-//! default UI `hipporag-ui.js` + `hipporag-ui.css`, and the two modules they share with the
+//! default UI `hipporag-ui.js` + `hipporag-ui.css` with its strings in each language
+//! (`hipporag-ui-strings/<code>.json`, [`ui_strings`]), and the two modules they share with the
 //! demo: `hipporag-helpers.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
 //! encoder id), and the pieces' loader `hipporag-pieces.js` — [`UI_FILES`] (as the binary
 //! embeds them: minified by `./build.sh build`, from `pkg/site/`). It is written to a temporary
@@ -41,6 +42,7 @@ pub mod entry;
 pub mod html;
 pub mod parse;
 pub mod read;
+pub mod ui_strings;
 
 pub use assets::Assets;
 pub use entry::{ENTRY_FILE, SearchDefaults, SiteEntry};
@@ -119,7 +121,7 @@ pub const UI_FILES: &[&str] = &[
     "hipporag-ui.js",
     "hipporag-ui.css",
     "hipporag-helpers.js",
-    "hipporag-ui-strings.js",
+    ui_strings::UI_STRINGS_FILE,
     "hipporag-encoders.js",
     "hipporag-pieces.js",
 ];
@@ -669,7 +671,19 @@ fn write_output(
         write(f, &opts.pkg.read(from, PKG_HINT)?)?;
     }
     for f in UI_FILES.iter().filter(|f| needed(f, pieces, single)) {
-        write(f, &opts.ui.read(f, UI_HINT)?)?;
+        let bytes = opts.ui.read(f, UI_HINT)?;
+        if *f != ui_strings::UI_STRINGS_FILE {
+            write(f, &bytes)?;
+            continue;
+        }
+        let d = tmp.path().join(ui_strings::UI_STRINGS_DIR);
+        std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+        for (code, json) in ui_strings::split(&opts.ui.path(f), &bytes)? {
+            write(
+                &format!("{}/{code}.json", ui_strings::UI_STRINGS_DIR),
+                &json,
+            )?;
+        }
     }
     if let Some(q) = &opts.query_encoder {
         let d = tmp.path().join("minilm");
