@@ -290,11 +290,16 @@ mod tests {
         );
     }
 
-    /// A Thai passage in an English index is read as a Thai index reads it (units and pairs,
-    /// `hipporag_wasm::text::word_spans`): XQuAD th's questions find their paragraphs among
-    /// musique_train's 1,890 English passages almost as well as in the Thai index of the 240
-    /// alone. Read as single grapheme clusters, without pairs, they found 0.893 (`hipporag eval`,
-    /// bm25, before 2026-12-04).
+    /// musique_train's 1,890 English passages, then `more`: one index of two languages.
+    fn musique_then(more: &[Passage]) -> Vec<Passage> {
+        let mut mixed = crate::corpus::read_corpus(
+            &shared_data().join("musique_train/musique_train_corpus.json"),
+        )
+        .unwrap();
+        mixed.extend(more.iter().cloned());
+        mixed
+    }
+
     /// The lexicon adds terms and nothing else: in an index of musique_train's English
     /// passages and XQuAD th's Thai ones, every passage's length and every posting of the
     /// index without it are the same, so no passage without a Thai run scores otherwise.
@@ -302,11 +307,7 @@ mod tests {
     #[test]
     fn the_lexicon_changes_no_length_and_no_other_posting() {
         let (th, _) = xquad_th();
-        let mut mixed = crate::corpus::read_corpus(
-            &shared_data().join("musique_train/musique_train_corpus.json"),
-        )
-        .unwrap();
-        mixed.extend(th);
+        let mixed = musique_then(&th);
         let lexicon = crate::lexicon::lexicon(&mixed);
         assert!(lexicon.len() > 1000, "{} lexicon words", lexicon.len());
         let params = Bm25Params::default();
@@ -324,14 +325,15 @@ mod tests {
         }
     }
 
+    /// A Thai passage in an English index is read as a Thai index reads it (units and pairs,
+    /// `hipporag_wasm::text::word_spans`): XQuAD th's questions find their paragraphs among
+    /// musique_train's 1,890 English passages almost as well as in the Thai index of the 240
+    /// alone. Read as single grapheme clusters, without pairs, they found 0.893 (`hipporag eval`,
+    /// bm25, before 2026-12-04).
     #[test]
     fn thai_passages_in_an_english_index_are_read_as_in_a_thai_one() {
         let (th, questions) = xquad_th();
-        let mut mixed = crate::corpus::read_corpus(
-            &shared_data().join("musique_train/musique_train_corpus.json"),
-        )
-        .unwrap();
-        mixed.extend(th.iter().cloned());
+        let mixed = musique_then(&th);
         let own = recall_at_1_5(
             &th,
             Language::Thai,

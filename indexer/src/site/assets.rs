@@ -25,8 +25,8 @@ impl Assets {
     /// embedded files: `<embedded>/name`), with `hint` saying how to get it.
     pub fn read(&self, name: &str, hint: &str) -> Result<Cow<'static, [u8]>> {
         match self {
-            Assets::Dir(d) => {
-                let p = d.join(name);
+            Assets::Dir(_) => {
+                let p = self.path(name);
                 std::fs::read(&p).map(Cow::Owned).map_err(|e| {
                     let kind = e.kind();
                     Error::io(&p, std::io::Error::new(kind, format!("{e}: {hint}")))
@@ -38,7 +38,7 @@ impl Assets {
                 .map(|(_, b)| Cow::Borrowed(*b))
                 .ok_or_else(|| {
                     Error::io(
-                        Path::new("<embedded>").join(name),
+                        self.path(name),
                         std::io::Error::new(
                             std::io::ErrorKind::NotFound,
                             format!("not embedded in this binary: {hint}"),
