@@ -334,20 +334,13 @@ mod tests {
     fn thai_passages_in_an_english_index_are_read_as_in_a_thai_one() {
         let (th, questions) = xquad_th();
         let mixed = musique_then(&th);
-        let own = recall_at_1_5(
-            &th,
-            Language::Thai,
-            &crate::lexicon::lexicon(&th),
-            &questions,
-        )
-        .1;
-        let in_english = recall_at_1_5(
-            &mixed,
-            Language::English,
-            &crate::lexicon::lexicon(&mixed),
-            &questions,
-        )
-        .1;
+        // R@5 of an index of `passages` in `language`, with their own lexicon.
+        let r5 = |passages: &[Passage], language| {
+            let lexicon = crate::lexicon::lexicon(passages);
+            recall_at_1_5(passages, language, &lexicon, &questions).1
+        };
+        let own = r5(&th, Language::Thai);
+        let in_english = r5(&mixed, Language::English);
         assert!(own > 0.95, "the Thai index: {own}");
         assert!(
             in_english > own - 0.03,
