@@ -566,8 +566,12 @@ run_tests() {
   local all_start=$SECONDS
   timed "install what the tests need" test_deps
   timed setup setup
-  timed "cargo fmt" cargo fmt --all -- --check
+  # The fuzz crate is a workspace of its own, which `cargo fmt --all` does not reach.
+  timed "cargo fmt" bash -c 'cargo fmt --all -- --check && cargo fmt --manifest-path fuzz/Cargo.toml --all -- --check'
   timed "cargo clippy, native" cargo clippy --workspace --all-targets -- -D warnings
+  # The indexer as the in-browser indexer builds it (no default features), its tests too.
+  timed "cargo clippy, indexer without default features" \
+    cargo clippy -p hipporag-indexer --all-targets --no-default-features -- -D warnings
   # Every crate's doc comments: every intra-doc link resolves, no broken HTML.
   RUSTDOCFLAGS="-D warnings" timed "cargo doc" cargo doc --workspace --no-deps
   timed "cargo test, native" cargo test --release --workspace "${TEST_CARGO_CONFIG[@]}"

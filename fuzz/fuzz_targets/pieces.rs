@@ -2,13 +2,13 @@
 //! give a piece or a format error; once accepted, searching with it never panics.
 #![no_main]
 
-use hipporag_wasm::text::Language;
 use hipporag_wasm::lexical::Bm25Params;
-use hipporag_wasm::search::{Mode, RetrieveOptions};
 use hipporag_wasm::pieces::{
     ClusterRef, FragmentRange, MetaPiece, PhraseRange, PieceId, PieceKind, Pieces, StaticMeta,
     TermRange, encode_piece, tag,
 };
+use hipporag_wasm::search::{Mode, RetrieveOptions};
+use hipporag_wasm::text::Language;
 
 /// Piece `number` of `kind`.
 fn id(kind: PieceKind, number: usize) -> PieceId {
@@ -32,30 +32,22 @@ fn meta() -> Pieces {
             TermRange {
                 first: String::new(),
             },
-            TermRange {
-                first: "m".into(),
-            },
+            TermRange { first: "m".into() },
         ],
         // Piece 0 holds two of the three IVF clusters, piece 1 the third.
         clusters: vec![
             ClusterRef {
                 clusters: vec![0, 2],
             },
-            ClusterRef {
-                clusters: vec![1],
-            },
+            ClusterRef { clusters: vec![1] },
         ],
-        fragments: vec![FragmentRange {
-            first: 0,
-        }],
+        fragments: vec![FragmentRange { first: 0 }],
         phrases: 5,
         phrase_pieces: vec![
             PhraseRange {
                 first: String::new(),
             },
-            PhraseRange {
-                first: "s".into(),
-            },
+            PhraseRange { first: "s".into() },
         ],
         query_stopwords: Vec::new(),
         damping: 0.5,

@@ -124,4 +124,45 @@ mod tests {
             ["ประเทศ", "กรุงเทพ", "ประเทศ"]
         );
     }
+
+    /// `www/src/lexicon.js` picks the passages and words it hands the in-browser indexer by a
+    /// character class of its own (JS cannot call this crate before the wasm module loads): it
+    /// must hold exactly the characters [`is_lexicon_char`] does, or the
+    /// tab's index reads a script the native one does not (or leaves one out).
+    #[test]
+    fn the_pages_lexicon_scripts_are_the_indexers() {
+        let js = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/www/src/lexicon.js"));
+        let class = js
+            .split_once("const SCRIPTS = /[")
+            .and_then(|(_, rest)| rest.split_once("]/u;"))
+            .expect("www/src/lexicon.js: `const SCRIPTS = /[…]/u;`")
+            .0;
+        // `\uXXXX` and `\uXXXX-\uXXXX`, one after another.
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        let mut open = false;
+        for escape in class.split("\\u").skip(1) {
+            let hex = escape.trim_end_matches('-');
+            let c = u32::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("`\\u{escape}`"));
+            match ranges.last_mut() {
+                Some(last) if open => last.1 = c,
+                _ => ranges.push((c, c)),
+            }
+            open = escape.ends_with('-');
+        }
+        assert!(!ranges.is_empty(), "{class}");
+        let differ: Vec<u32> = (0..=0x10FFFF_u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| {
+                is_lexicon_char(c)
+                    != ranges
+                        .iter()
+                        .any(|&(lo, hi)| (lo..=hi).contains(&(c as u32)))
+            })
+            .map(|c| c as u32)
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "lexicon.js and is_lexicon_char differ at {differ:x?}"
+        );
+    }
 }

@@ -5,7 +5,11 @@
 // pairs (docs/languages.md, "The lexicon"). Nothing to download: the dictionaries are the
 // browser's.
 
-/** A character of Thai, Lao, Khmer or Burmese (the indexer's `is_lexicon_char`). */
+/**
+ * A character of Thai, Lao, Khmer or Burmese: the characters of the indexer's `is_lexicon_char`
+ * (src/text/script.rs), which the Rust test `the_pages_lexicon_scripts_are_the_indexers` holds
+ * this class to.
+ */
 const SCRIPTS = /[\u0E00-\u0EFF\u1780-\u17FF\u19E0-\u19FF\u1000-\u109F\uAA60-\uAA7F\uA9E0-\uA9FF]/u;
 
 /**

@@ -384,6 +384,7 @@ mod tests {
         f.into_temp_path()
     }
 
+    #[cfg(feature = "fs")]
     #[test]
     fn written_files_read_back_identically() {
         let corpus = read_corpus(&data("case_studies/case_study_university_corpus.json")).unwrap();
