@@ -347,4 +347,29 @@ mod tests {
             "in an English index {in_english}, in the Thai one {own}"
         );
     }
+
+    /// Names written with a letter Unicode does not decompose (a stroke, a dotless i) are found
+    /// by a question typed without it, as accented names are: musique_train's passages in an
+    /// English index, each question's passage ranked first by BM25.
+    #[test]
+    fn names_with_stroke_letters_are_found_typed_plainly() {
+        let passages = musique_then(&[]);
+        let bm25 = hipporag_wasm::lexical::Bm25::from_data(
+            build(&passages, Language::English, Bm25Params::default()),
+            passages.len(),
+        )
+        .unwrap();
+        for (question, title) in [
+            ("Gmina Belchatow in Lodz Voivodeship", "Gmina Bełchatów"),
+            ("Yasemin Dalkilic", "Yasemin Dalkılıç"),
+            ("chess olympiad in Tromso", "41st Chess Olympiad"),
+            ("Miroslaw Chmara", "Mirosław Chmara"),
+        ] {
+            let scores = bm25.scores(&terms(question, Language::English), passages.len());
+            let best = (0..passages.len())
+                .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+                .unwrap();
+            assert_eq!(passages[best].title, title, "{question:?}");
+        }
+    }
 }

@@ -7,8 +7,9 @@
 //!
 //! 1. NFKD decomposition, then combining marks that follow a Latin letter are dropped, so
 //!    "Südhof" → "sudhof" and "Café" → "cafe" (accent folding, as search engines do for Latin
-//!    scripts). Marks on other scripts (Devanagari vowel signs, Hebrew points, …) are kept: they
-//!    are letters there, not decoration.
+//!    scripts), and a Latin letter with a stroke, a bar or no dot becomes its letter ("Łódź" →
+//!    "lodz", `STROKE_FOLDS`). Marks on other scripts (Devanagari vowel signs, Hebrew points, …)
+//!    are kept: they are letters there, not decoration.
 //! 2. Unicode lowercase (`char::to_lowercase`).
 //! 3. Every character that is not alphanumeric in Unicode (`char::is_alphanumeric`, which covers
 //!    CJK, Cyrillic, Greek, Arabic, …) or a kept combining mark becomes a separator.
@@ -48,6 +49,41 @@ fn is_latin_base(c: char) -> bool {
     c.is_ascii_alphabetic() || (0x00C0..=0x024F).contains(&u) || (0x1E00..=0x1EFF).contains(&u)
 }
 
+/// Latin letters whose diacritic is a stroke, a bar or a missing dot, with the letter they
+/// fold to. Unicode gives them no decomposition, so NFKD leaves them whole where it takes the
+/// accents off their neighbours: "łódź" would fold to "łodz", and a reader typing "Lodz", "Da
+/// Nang" or "isik" would not find "Łódź", "Đà Nẵng" or "ışık", though "Sao Paulo" finds "São
+/// Paulo". The letters of the living orthographies among those Lucene's `ASCIIFoldingFilter`
+/// folds to one letter: Turkish and Azerbaijani ı (so that "Işık", lowercased "işık" by
+/// Unicode's rule, and "ışık" meet), Polish and Sorbian ł, Vietnamese and South Slavic đ,
+/// Danish, Norwegian and Faroese ø, Maltese ħ, Sámi ŧ and ǥ, and ƀ. Ligatures and letters of
+/// their own (æ, œ, ß, þ) stay, as NFKD leaves them.
+const STROKE_FOLDS: [(char, char); 15] = [
+    ('ı', 'i'),
+    ('ł', 'l'),
+    ('Ł', 'L'),
+    ('đ', 'd'),
+    ('Đ', 'D'),
+    ('ø', 'o'),
+    ('Ø', 'O'),
+    ('ħ', 'h'),
+    ('Ħ', 'H'),
+    ('ŧ', 't'),
+    ('Ŧ', 'T'),
+    ('ǥ', 'g'),
+    ('Ǥ', 'G'),
+    ('ƀ', 'b'),
+    ('Ƀ', 'B'),
+];
+
+/// `c` folded by [`STROKE_FOLDS`], or `c`.
+fn fold_stroke(c: char) -> char {
+    STROKE_FOLDS
+        .iter()
+        .find(|&&(from, _)| from == c)
+        .map_or(c, |&(_, to)| to)
+}
+
 /// Normalises a phrase (entity string, triple subject or object, query entity) to its node key.
 ///
 /// Returns the empty string when the input holds no letter or digit at all; callers treat an
@@ -64,7 +100,7 @@ pub fn normalize_phrase(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut last_base_latin = false;
     let mut pending_space = false;
-    for c in nfkd(s) {
+    for c in nfkd(s).map(fold_stroke) {
         if is_combining_mark(c) {
             if last_base_latin {
                 continue;
@@ -91,20 +127,21 @@ pub fn normalize_phrase(s: &str) -> String {
 /// `term` with the accents of its Latin letters folded away, every other character as it was:
 /// a precomposed Latin letter becomes its NFKD decomposition without the combining marks
 /// ("é" → "e", "ǆ" → "dz"), and a combining mark after a Latin letter is dropped (text in NFD).
-/// Letters with no decomposition stay ("ø", "ł", "ß", "æ"), and so do Greek, Cyrillic, Arabic,
-/// Indic and CJK characters with their marks, which are letters there. Borrowed when nothing
-/// changes (every ASCII term).
+/// A letter with a stroke, a bar or no dot folds to its letter too (`STROKE_FOLDS`: "ł" →
+/// "l", "đ" → "d", "ı" → "i"); ligatures and letters of their own stay ("æ", "ß"), and so do
+/// Greek, Cyrillic, Arabic, Indic and CJK characters with their marks, which are letters
+/// there. Borrowed when nothing changes (every ASCII term).
 ///
 /// The same folding as [`normalize_phrase`]'s, for one BM25 term: [`crate::text::terms`] folds
 /// each stem, so "cafe" finds "café" and "Sao Paulo" finds "São Paulo". Pagefind folds every
 /// word's diacritics too (`normalize_diacritics` in its indexer, NFD without combining marks,
-/// in every script).
+/// in every script), and leaves the letters of `STROKE_FOLDS` as they are.
 ///
 /// ```
 /// use hipporag_wasm::text::fold_latin_accents;
 /// assert_eq!(fold_latin_accents("résumé"), "resume");
 /// assert_eq!(fold_latin_accents("e\u{301}te\u{301}"), "ete");
-/// assert_eq!(fold_latin_accents("łódź"), "łodz");
+/// assert_eq!(fold_latin_accents("łódź"), "lodz");
 /// assert_eq!(fold_latin_accents("й"), "й");
 /// ```
 pub fn fold_latin_accents(term: &str) -> Cow<'_, str> {
@@ -124,7 +161,11 @@ pub fn fold_latin_accents(term: &str) -> Cow<'_, str> {
         after_latin = is_latin_base(c);
         if after_latin && !c.is_ascii() {
             let mut buf = [0u8; 4];
-            out.extend(nfkd(c.encode_utf8(&mut buf)).filter(|&d| !is_combining_mark(d)));
+            out.extend(
+                nfkd(c.encode_utf8(&mut buf))
+                    .filter(|&d| !is_combining_mark(d))
+                    .map(fold_stroke),
+            );
         } else {
             out.push(c);
         }

@@ -38,6 +38,23 @@ test("normalisation in JS matches the index's phrase keys", async () => {
   assert.ok(found / total > 0.9, `${found}/${total} contributing phrases located in their passages`);
 });
 
+test("normalisation in JS gives the phrase keys of every shared case (tests/cases/normalize.rs)", () => {
+  // The cases the native and wasm tests hold normalize_phrase to: `("input", "key"),` with
+  // Rust's `\u{…}` escapes.
+  const rust = readFileSync(join(root, "tests", "cases", "normalize.rs"), "utf8");
+  const block = rust.slice(rust.indexOf("pub const CASES"), rust.indexOf("pub const FOLD_CASES"));
+  const unescape = (s) => s.replace(/\\u\{([0-9a-fA-F]+)\}/g, (_, h) => String.fromCodePoint(parseInt(h, 16)));
+  const cases = [...block.matchAll(/\(\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)",?\s*\)/g)].map((m) => [unescape(m[1]), unescape(m[2])]);
+  assert.ok(cases.length >= 15, `${cases.length} cases read`);
+  for (const [input, key] of cases) assert.equal(normalizeWithMap(input).norm, key, JSON.stringify(input));
+  // A phrase with a stroke letter is found in text that writes it with or without.
+  const text = "Łódź lies west of Warsaw; Lodz is its English spelling.";
+  assert.deepEqual(
+    phraseSpans(text, ["lodz"]).map((s) => text.slice(s.start, s.end)),
+    ["Łódź", "Lodz"],
+  );
+});
+
 test("phrase spans map back to the original text on word boundaries", () => {
   const text = "Thomas C. Südhof works at Stanford University; Stanford's medicine school (Stanford).";
   const spans = phraseSpans(text, ["thomas c sudhof", "stanford university", "stanford", "ford"]);

@@ -1,11 +1,29 @@
 // highlight.js — finds normalised phrases in a passage's original text, for <mark>ing.
 //
-// Phrase nodes are stored normalised (src/normalize.rs: NFKD, Latin accents folded, lowercase,
+// Phrase nodes are stored normalised (src/text/normalize.rs: NFKD, Latin accents and strokes folded, lowercase,
 // every non-alphanumeric run → one space). To highlight "thomas c sudhof" inside
 // "Thomas C. Südhof", the text is normalised the same way while remembering, for every
 // normalised character, the original character it came from; matches on whole words are mapped
 // back to spans of the original text. Pure functions: no DOM.
 
+/** Latin letters with a stroke, a bar or no dot, and the letter each folds to (src/text/normalize.rs's `STROKE_FOLDS`). */
+const STROKE_FOLDS = {
+  ı: "i",
+  ł: "l",
+  Ł: "L",
+  đ: "d",
+  Đ: "D",
+  ø: "o",
+  Ø: "O",
+  ħ: "h",
+  Ħ: "H",
+  ŧ: "t",
+  Ŧ: "T",
+  ǥ: "g",
+  Ǥ: "G",
+  ƀ: "b",
+  Ƀ: "B",
+};
 const LATIN_BASE = (c) => /[A-Za-z]/.test(c) || (c >= "\u00C0" && c <= "\u024F") || (c >= "\u1E00" && c <= "\u1EFF");
 const MARK = /\p{M}/u;
 const ALNUM = /[\p{L}\p{N}]/u;
@@ -19,7 +37,8 @@ export function normalizeWithMap(text) {
   for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i);
     const ch = String.fromCodePoint(cp);
-    for (const c of ch.normalize("NFKD")) {
+    for (const d of ch.normalize("NFKD")) {
+      const c = STROKE_FOLDS[d] ?? d;
       if (MARK.test(c)) {
         if (lastLatin) continue;
         if (out && !pendingSpace) {
