@@ -76,8 +76,11 @@ const STROKE_FOLDS: [(char, char); 15] = [
     ('Ƀ', 'B'),
 ];
 
-/// `c` folded by [`STROKE_FOLDS`], or `c`.
+/// `c` folded by [`STROKE_FOLDS`], or `c` (at once for ASCII, most of every text).
 fn fold_stroke(c: char) -> char {
+    if c.is_ascii() {
+        return c;
+    }
     STROKE_FOLDS
         .iter()
         .find(|&&(from, _)| from == c)
