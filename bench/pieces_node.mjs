@@ -9,7 +9,7 @@
 //   node bench/pieces_node.mjs SITE QUESTIONS [--split test] [--limit N] [--repeats 5] [--mode hybrid]
 //
 // e.g. `node bench/pieces_node.mjs out/bench/rustdoc bench/rustdoc_questions.json`
-// (docs/benchmarks.md, "the wasm modules with std from source", has the runs).
+// (docs/benchmarks.md, "The wasm modules with std from source", has the runs).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -8,7 +8,8 @@
 //! word, wherever it occurs ([`lexicon_windows`]). A question's are every such window
 //! ([`lexicon_candidates`]): the index's dictionary holds a term of three units or more of these
 //! scripts only if it is a lexicon word, so the windows it lacks find nothing, and the page needs
-//! neither the segmenter nor its dictionary (docs/languages-plan.md, §3: the site's lexicon).
+//! neither the segmenter nor its dictionary (docs/languages.md, "Every language and its
+//! analysis": the site's lexicon).
 
 use std::ops::RangeInclusive;
 
