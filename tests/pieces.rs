@@ -144,6 +144,141 @@ fn pieces_rank_every_musique_question_as_the_single_file_does() {
     assert!(index.missing(&questions[0].question).is_empty());
 }
 
+/// A filter narrows first and the ranking orders what is left (Pagefind's filters; the site's
+/// `search(term, {filters})`): musique_train's passages grouped into pages by their Wikipedia
+/// title (1,764 pages, 85 of them with two to six passages), searched among the pages a
+/// filter allows. Every result is on an allowed page; `bm25` gives exactly the unfiltered
+/// ranking of every passage with the filtered-out passages dropped, then cut to `top_k`;
+/// `hybrid` fills `top_k` from the allowed passages (more of them score above 0 than a
+/// ranking cut first and filtered after keeps); a filter allowing every page ranks as no
+/// filter, bit for bit.
+#[test]
+fn a_filtered_search_ranks_among_the_allowed_pages_only_and_fills_top_k_from_them() {
+    let mut data_ = musique();
+    for (j, p) in data_.passages.iter_mut().enumerate() {
+        let title = p.title.replace(' ', "_");
+        p.url = Some(format!("https://en.wikipedia.org/wiki/{title}#p{j}"));
+    }
+    let (_tmp, dir, meta) = on_disk(&data_);
+    let mut index = dir.open(&meta).unwrap();
+    let pages = index.meta().pages.clone();
+    let n = pages.len();
+    let page_count = *pages.iter().max().unwrap() as usize + 1;
+    assert_eq!((n, page_count), (1890, 1764));
+    let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    let on_page = |j: usize, allowed: &[u32]| allowed.contains(&pages[j]);
+    let positive = |v: &[(usize, f64)]| v.iter().filter(|x| x.1 > 0.0).count();
+    let bits = |v: &[(usize, f64)]| v.iter().map(|&(j, s)| (j, s.to_bits())).collect::<Vec<_>>();
+    let every: Vec<u32> = (0..page_count as u32).collect();
+    let (mut filtered, mut more_than_cut_then_filtered, mut full_top_k) = (0, 0, 0);
+    let mut raised = 0;
+    for q in questions.iter().take(25) {
+        index.load(&q.question, &mut |name| dir.read(name)).unwrap();
+        for mode in [Mode::Hybrid, Mode::Bm25] {
+            let opts = RetrieveOptions { mode, ..hybrid10() };
+            let all = RetrieveOptions { top_k: n, ..opts };
+            let unfiltered = index.search(&q.question, &opts).unwrap();
+            let unfiltered_all = index.search(&q.question, &all).unwrap();
+            assert_eq!(unfiltered_all.len(), n, "{mode} {:?}", q.question);
+            // Every page allowed: today's ranking, bit for bit.
+            let within = index
+                .search_within(&q.question, &opts, Some(&every))
+                .unwrap();
+            assert_eq!(bits(&within), bits(&unfiltered), "{mode} {:?}", q.question);
+            // Half the pages; a seventh; every page but those of the first two results.
+            let first_two: Vec<u32> = unfiltered.iter().take(2).map(|x| pages[x.0]).collect();
+            let filters: [Vec<u32>; 3] = [
+                (0..page_count as u32).filter(|p| p % 2 == 0).collect(),
+                (0..page_count as u32).filter(|p| p % 7 == 3).collect(),
+                (0..page_count as u32)
+                    .filter(|p| !first_two.contains(p))
+                    .collect(),
+            ];
+            for allowed in &filters {
+                let got = index
+                    .search_within(&q.question, &opts, Some(allowed))
+                    .unwrap();
+                let got_all = index
+                    .search_within(&q.question, &all, Some(allowed))
+                    .unwrap();
+                let what = format!("{mode} {:?}, {} pages allowed", q.question, allowed.len());
+                assert!(got.iter().all(|x| on_page(x.0, allowed)), "{what}: {got:?}");
+                assert!(got_all.iter().all(|x| on_page(x.0, allowed)), "{what}");
+                // The first top_k of the filtered ranking of every passage: top_k of them
+                // whenever top_k allowed passages score above 0.
+                assert_eq!(bits(&got), bits(&got_all[..got.len()]), "{what}");
+                if positive(&got_all) >= opts.top_k {
+                    assert_eq!(positive(&got), opts.top_k, "{what}");
+                    full_top_k += 1;
+                }
+                // Ranked first, cut to top_k, then filtered: what a filter must not do.
+                let cut_then_filtered: Vec<(usize, f64)> = unfiltered
+                    .iter()
+                    .copied()
+                    .filter(|x| x.1 > 0.0 && on_page(x.0, allowed))
+                    .collect();
+                assert!(
+                    positive(&got) >= cut_then_filtered.len(),
+                    "{what}: {} results, {} when cut then filtered",
+                    positive(&got),
+                    cut_then_filtered.len()
+                );
+                more_than_cut_then_filtered +=
+                    usize::from(positive(&got) > cut_then_filtered.len());
+                if mode == Mode::Hybrid {
+                    // The passage share is normalised over the allowed passages, not over all
+                    // of them: their scores rise (unless the graph weight falls).
+                    let before: f64 = got
+                        .iter()
+                        .map(|x| unfiltered_all.iter().find(|y| y.0 == x.0).unwrap().1)
+                        .sum();
+                    raised += usize::from(got.iter().map(|x| x.1).sum::<f64>() > before);
+                } else {
+                    // BM25 scores each passage alone: the filter only drops passages.
+                    let dropped: Vec<(usize, f64)> = unfiltered_all
+                        .iter()
+                        .copied()
+                        .filter(|x| on_page(x.0, allowed))
+                        .take(opts.top_k)
+                        .collect();
+                    assert_eq!(bits(&got), bits(&dropped), "{what}");
+                }
+                filtered += 1;
+            }
+        }
+    }
+    assert_eq!(filtered, 150);
+    assert!(
+        full_top_k > 140,
+        "{full_top_k} of 150 filtered searches filled top_k"
+    );
+    assert!(
+        raised > 60,
+        "{raised} of 75 filtered hybrid searches raised their scores"
+    );
+    assert!(
+        more_than_cut_then_filtered > 140,
+        "{more_than_cut_then_filtered} of 150 filtered searches found more than cut-then-filter"
+    );
+    // No page allowed: nothing; a page id past the last: an error naming it.
+    let q = &questions[0].question;
+    assert!(
+        index
+            .search_within(q, &hybrid10(), Some(&[]))
+            .unwrap()
+            .is_empty()
+    );
+    let e = index
+        .search_within(q, &hybrid10(), Some(&[0, page_count as u32]))
+        .unwrap_err();
+    assert_eq!(e.kind(), "request", "{e}");
+    assert!(
+        e.to_string().contains(&format!("page {page_count} ")),
+        "{e}"
+    );
+}
+
 /// Every XQuAD Arabic question (1,190) ranks in the pieces as in the single file, in bm25 and
 /// hybrid, top 40. Arabic's stemmer drops the article, so a long word has a short term
 /// ("العام" → "عام"), and the two differed on 292 of 2,380 rankings: a term the indexer left

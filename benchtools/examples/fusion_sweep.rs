@@ -183,6 +183,7 @@ fn question_shares(
         statics: statics.as_deref(),
         dense: None,
         pages: &index.pages,
+        allowed: None,
     };
     let n = index.phrases.len();
     let mut seeds = if exact || n == 0 {

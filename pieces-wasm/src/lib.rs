@@ -85,6 +85,15 @@ mod bindings {
         /// many it wrote. An option left `undefined` takes `RetrieveOptions::default()`'s value
         /// (`staticWeight` 1, `phraseWeight` decided per query); `mode` defaults to `hybrid`,
         /// and the damping factor is the phrase pieces' own.
+        ///
+        /// `allowedPages` (a `Uint32Array` of page ids, as [`Pieces::pages`] numbers them, or
+        /// `undefined`) ranks among the passages of those pages only: a filter narrows first,
+        /// then the ranking orders what is left and fills `ids` from it
+        /// ([`hipporag_wasm::Pieces::search_within`]); `undefined` ranks every passage, bit
+        /// for bit as without the parameter. Errors: a JS `Error` of kind `request`
+        /// naming a page id that is not a page of the index, or as `search` otherwise.
+        // The JS-visible signature: one parameter per option, each `undefined` for its default.
+        #[allow(clippy::too_many_arguments)]
         pub fn search(
             &self,
             question: &str,
@@ -93,6 +102,7 @@ mod bindings {
             phrase_weight: Option<f64>,
             ids: &mut [u32],
             scores: &mut [f64],
+            allowed_pages: Option<Vec<u32>>,
         ) -> Result<usize, JsValue> {
             let defaults = RetrieveOptions::default();
             let opts = RetrieveOptions {
@@ -107,7 +117,10 @@ mod bindings {
                 damping: self.index.meta().damping,
                 ..defaults
             };
-            let ranked = self.index.search(question, &opts).map_err(to_js_error)?;
+            let ranked = self
+                .index
+                .search_within(question, &opts, allowed_pages.as_deref())
+                .map_err(to_js_error)?;
             for (k, (j, s)) in ranked.iter().enumerate() {
                 ids[k] = *j as u32;
                 scores[k] = *s;

@@ -6,7 +6,8 @@
 //! the static word-embedding scores, mixed with the PPR vectors of the query's seeds) — and the
 //! `bm25` mode, and gives the same top-k as the single file ([`crate::search::Retriever`])
 //! by running the same functions on the same numbers ([`Pieces`]). The `hipporag1`,
-//! `hipporag2` and `dense` modes need the single-file index.
+//! `hipporag2` and `dense` modes need the single-file index. Under a filter
+//! ([`Pieces::search_within`], page ids), both modes rank among the allowed pages' passages.
 //!
 //! ```text
 //! piece     holds                                                    fetched

@@ -12,7 +12,6 @@ use crate::embeddings::{CodeScorer, StaticVocabulary, probe};
 use crate::error::FormatProblem;
 use crate::graph::{
     PPR_VECTOR_PASSAGES, PhraseLookup, PhraseNode, PprVector, extract_query_entities, lookup_keys,
-    top_k,
 };
 use crate::index::MIN_INFLECTED_CHARS;
 use crate::lexical::{
@@ -21,6 +20,7 @@ use crate::lexical::{
 };
 use crate::search::{
     HybridQuery, IndexReader, Mode, RetrieveOptions, bm25_scores, check_options, excerpt, hybrid,
+    mask_disallowed, top_k_within,
 };
 use crate::text::{Language, is_neighbour};
 use crate::{Error, Result};
@@ -177,7 +177,8 @@ pub const MAX_RANGE_PIECES: usize = 16;
 /// The index in pieces on the query side: the meta piece, checked, with the term, phrase and
 /// cluster pieces loaded so far. [`Pieces::from_meta`]; per question, fetch what
 /// [`Pieces::missing`] lists and [`Pieces::add`] each until nothing is missing (or let
-/// [`Pieces::load`] do it), then [`Pieces::search`]. Pieces stay loaded for later questions.
+/// [`Pieces::load`] do it), then [`Pieces::search`] (or [`Pieces::search_within`], among the
+/// pages a filter allows). Pieces stay loaded for later questions.
 #[derive(Debug, Clone)]
 pub struct Pieces {
     pub(super) meta: MetaPiece,
@@ -642,7 +643,33 @@ impl Pieces {
     /// factor other than the phrase pieces' ([`MetaPiece::damping`]) or 0, or when a piece the
     /// question needs is not loaded ([`Pieces::missing`]).
     pub fn search(&self, question: &str, opts: &RetrieveOptions) -> Result<Vec<(usize, f64)>> {
+        self.search_within(question, opts, None)
+    }
+
+    /// [`Pieces::search`] among the passages of `allowed_pages` (page ids as in
+    /// [`MetaPiece::pages`], in any order, repeats allowed; `None`: every page, exactly
+    /// [`Pieces::search`]). A filter narrows first and the ranking orders what is left: every
+    /// passage of another page scores 0 in every signal, the graph share too
+    /// ([`HybridQuery::allowed`]), so the passage share is normalised over the allowed
+    /// passages and the `top_k` (passage, score) pairs, best first, are all of allowed pages
+    /// (allowed passages scoring 0 fill it, as in [`Pieces::search`], when fewer score above
+    /// 0). Empty when nothing in the allowed pages matches the question in `hybrid`, or when
+    /// `allowed_pages` is empty.
+    ///
+    /// # Errors
+    /// As [`Pieces::search`]; [`Error::InvalidRequest`] naming a page id that is not a page of
+    /// the index.
+    pub fn search_within(
+        &self,
+        question: &str,
+        opts: &RetrieveOptions,
+        allowed_pages: Option<&[u32]>,
+    ) -> Result<Vec<(usize, f64)>> {
         check_options(opts)?;
+        let allowed = allowed_pages
+            .map(|pages| self.passages_of_pages(pages))
+            .transpose()?;
+        let allowed = allowed.as_deref();
         if opts.damping != 0.0 {
             self.check_damping(opts.damping)?;
         }
@@ -653,7 +680,11 @@ impl Pieces {
             )));
         }
         match opts.mode {
-            Mode::Bm25 => Ok(top_k(&bm25_scores(self, question)?, opts.top_k)),
+            Mode::Bm25 => {
+                let mut scores = bm25_scores(self, question)?;
+                mask_disallowed(&mut scores, allowed);
+                Ok(top_k_within(&scores, opts.top_k, allowed))
+            }
             Mode::Hybrid => {
                 let entities = extract_query_entities(question, self);
                 let query = HybridQuery {
@@ -661,14 +692,34 @@ impl Pieces {
                     entities: &entities,
                     linked: None,
                     dense: None,
+                    allowed,
                 };
                 Ok(hybrid(self, &query, opts)?
-                    .map_or_else(Vec::new, |h| top_k(&h.scores, opts.top_k)))
+                    .map_or_else(Vec::new, |h| top_k_within(&h.scores, opts.top_k, allowed)))
             }
             m => Err(Error::InvalidRequest(format!(
                 "the index in pieces ranks in the hybrid and bm25 modes; {m} needs the single-file index"
             ))),
         }
+    }
+
+    /// The passage mask of `pages` (page ids, [`MetaPiece::pages`]): `true` for each passage
+    /// on one of them (`|P|` values).
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] naming the first id that is not a page of the index.
+    fn passages_of_pages(&self, pages: &[u32]) -> Result<Vec<bool>> {
+        let count = self.meta.pages.iter().max().map_or(0, |&p| p as usize + 1);
+        let mut on = vec![false; count];
+        for &p in pages {
+            let Some(slot) = on.get_mut(p as usize) else {
+                return Err(Error::InvalidRequest(format!(
+                    "allowed page {p} is not a page of the index (page ids are below {count})"
+                )));
+            };
+            *slot = true;
+        }
+        Ok(self.meta.pages.iter().map(|&p| on[p as usize]).collect())
     }
 
     /// Whether the phrase pieces' PPR vectors serve damping factor `damping`.

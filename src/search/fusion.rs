@@ -25,6 +25,14 @@
 //! ([`put_leading_passage_first`]). Where the graph share is flat (its best passage holds
 //! under [`FLAT_GRAPH_PEAK`] of its mass), the first five are then in the passage share's
 //! order ([`order_first_five_where_graph_flat`]).
+//!
+//! **Under a filter** ([`PassageSignals::allowed`]), a passage the filter leaves out scores 0
+//! in every signal before the mix (BM25, static, dense, and the graph share), so the passage
+//! share is normalised over the allowed passages, the graph weight and every move above see
+//! the allowed passages only, and the ranking's first `k` are all allowed: a filter narrows
+//! first and the ranking orders what is left, never the other way round.
+
+use std::borrow::Cow;
 
 use crate::graph::{MinMax, PprVector, top_k_positive};
 use crate::lexical::TermDictionary;
@@ -54,6 +62,40 @@ pub struct PassageSignals<'a> {
     pub dense: Option<&'a [f64]>,
     /// The page of each passage ([`crate::index::Index::pages`]).
     pub pages: &'a [u32],
+    /// Which passages a filter lets through (`|P|` values; a passage past the end is left
+    /// out), or `None` for every passage. A passage left out scores 0 in every signal and in
+    /// the graph share ([`hybrid_scores`]); `None` ranks exactly as before filters existed.
+    pub allowed: Option<&'a [bool]>,
+}
+
+/// Whether passage `j` is let through by `allowed` ([`PassageSignals::allowed`]): always
+/// without a mask; with one, when it holds `true` at `j` (a passage past its end is not).
+pub fn is_allowed(allowed: Option<&[bool]>, j: usize) -> bool {
+    allowed.is_none_or(|a| a.get(j).copied().unwrap_or(false))
+}
+
+/// Sets the scores of the passages `allowed` leaves out to 0 ([`is_allowed`]; one score per
+/// passage); with `None` nothing changes.
+pub fn mask_disallowed(scores: &mut [f64], allowed: Option<&[bool]>) {
+    if allowed.is_some() {
+        for (j, x) in scores.iter_mut().enumerate() {
+            if !is_allowed(allowed, j) {
+                *x = 0.0;
+            }
+        }
+    }
+}
+
+/// `scores` with the passages `allowed` leaves out at 0: borrowed unchanged without a mask.
+fn masked<'a>(scores: &'a [f64], allowed: Option<&[bool]>) -> Cow<'a, [f64]> {
+    match allowed {
+        None => Cow::Borrowed(scores),
+        Some(_) => {
+            let mut v = scores.to_vec();
+            mask_disallowed(&mut v, allowed);
+            Cow::Owned(v)
+        }
+    }
 }
 
 /// The weights of [`hybrid_scores`], from [`crate::search::RetrieveOptions`].
@@ -81,8 +123,10 @@ pub struct HybridScores {
     pub graph_weight: f64,
 }
 
-/// The passage share `b` (module docs), normalised to sum 1; all zeros when no signal scores
-/// any passage.
+/// The passage share `b` (module docs), normalised to sum 1 over the allowed passages
+/// ([`PassageSignals::allowed`]: the others are 0 in every signal, and in the share); all
+/// zeros when no signal scores any allowed passage. The dense scores' min-max range is taken
+/// over the allowed passages.
 pub fn passage_share(s: &PassageSignals<'_>, w: &HybridWeights) -> Vec<f64> {
     let statics = s.statics.filter(|_| w.static_weight > 0.0);
     let dense = s.dense.filter(|_| w.dense_weight > 0.0);
@@ -92,13 +136,19 @@ pub fn passage_share(s: &PassageSignals<'_>, w: &HybridWeights) -> Vec<f64> {
             if let Some(d) = dense {
                 signals.push((d, DENSE_RRF_WEIGHT));
             }
-            page_rrf(&signals, s.pages, RRF_K, RRF_DEPTH)
+            page_rrf_within(&signals, s.pages, s.allowed, RRF_K, RRF_DEPTH)
         }
         None => {
-            let mut b = normalised(s.bm25.to_vec());
+            let mut b = normalised(masked(s.bm25, s.allowed).into_owned());
             if let Some(d) = dense {
-                let range = MinMax::of(d.iter().copied());
-                let scaled = normalised(d.iter().map(|&x| range.scale(x)).collect());
+                let ok = |j: usize| is_allowed(s.allowed, j);
+                let range = MinMax::of(d.iter().enumerate().filter(|x| ok(x.0)).map(|x| *x.1));
+                let scaled = normalised(
+                    d.iter()
+                        .enumerate()
+                        .map(|(j, &x)| if ok(j) { range.scale(x) } else { 0.0 })
+                        .collect(),
+                );
                 for (x, y) in b.iter_mut().zip(scaled) {
                     *x += w.dense_weight * y;
                 }
@@ -173,7 +223,9 @@ pub fn name_factor(question: &str, language: Language, dict: &dyn TermDictionary
 /// The passage share [`hybrid_scores`] mixes with the graph share `g`: [`passage_share`] with
 /// the caller's weights, or, when the question has names (`name_factor` < 1), static scores
 /// and a graph share, and the graph agrees with that passage share ([`graph_weight`] > 0),
-/// the passage share with the static weight times `name_factor`.
+/// the passage share with the static weight times `name_factor`. Under a filter, `g` is the
+/// graph share with the passages [`PassageSignals::allowed`] leaves out at 0, as
+/// [`hybrid_scores`] passes it ([`mask_disallowed`]).
 ///
 /// Why the agreement: a multi-hop question's named seeds lead the walk to passages the text
 /// signals rank too; an incidental name ("… in Django" on Python's docs) does not, and the
@@ -222,13 +274,16 @@ pub fn agreement(b: &[f64], g: &[f64], depth: usize) -> f64 {
     on_top / total
 }
 
-/// The hybrid ranking of one query (module docs): `None` when neither share scores any passage.
+/// The hybrid ranking of one query (module docs): `None` when neither share scores any
+/// allowed passage. The graph share of a passage [`PassageSignals::allowed`] leaves out is 0
+/// (the rest keep their PPR mass, not scaled up), as is its passage share, so it scores 0.
 pub fn hybrid_scores(
     s: &PassageSignals<'_>,
     seeds: &[(f64, &PprVector)],
     w: &HybridWeights,
 ) -> Option<HybridScores> {
-    let g = graph_share(seeds, s.bm25.len());
+    let mut g = graph_share(seeds, s.bm25.len());
+    mask_disallowed(&mut g, s.allowed);
     let b = hybrid_passage_share(s, &g, w);
     let has_b = b.iter().any(|&x| x > 0.0);
     let has_g = g.iter().any(|&x| x > 0.0);
@@ -396,11 +451,26 @@ pub fn order_first_five_where_graph_flat(b: &[f64], g: &[f64], scores: &mut [f64
 /// passages of the gold page (docs/tuning.md, "Hybrid ranking"). Without URLs every passage is
 /// its own page, and this is plain RRF over passages.
 pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) -> Vec<f64> {
+    page_rrf_within(signals, pages, None, k, depth)
+}
+
+/// [`page_rrf`] over the passages `allowed` lets through ([`is_allowed`]; `None`: every
+/// passage, exactly [`page_rrf`]): the others score 0 in every signal, so pages and passages
+/// are ranked among the allowed ones, and a page's mass goes to one of its allowed passages
+/// (a page without one gets none). `|P|` values, unnormalised.
+pub fn page_rrf_within(
+    signals: &[(&[f64], f64)],
+    pages: &[u32],
+    allowed: Option<&[bool]>,
+    k: f64,
+    depth: usize,
+) -> Vec<f64> {
     let np = pages.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
     let mut by_page = vec![0.0; np];
     let mut by_passage = vec![0.0; pages.len()];
     for &(scores, weight) in signals {
-        let ranked = top_k_positive(scores, depth);
+        let scores = masked(scores, allowed);
+        let ranked = top_k_positive(&scores, depth);
         for (r, &(j, _)) in ranked.iter().enumerate() {
             by_passage[j] += weight / (k + r as f64 + 1.0);
         }
@@ -418,6 +488,9 @@ pub fn page_rrf(signals: &[(&[f64], f64)], pages: &[u32], k: f64, depth: usize) 
     }
     let mut shown: Vec<Option<usize>> = vec![None; np];
     for (j, &p) in pages.iter().enumerate() {
+        if !is_allowed(allowed, j) {
+            continue;
+        }
         let s = &mut shown[p as usize];
         if s.is_none_or(|i| by_passage[j] > by_passage[i]) {
             *s = Some(j);
@@ -481,6 +554,7 @@ mod tests {
             statics: Some(&statics),
             dense: None,
             pages: &pages,
+            allowed: None,
         };
         let w = HybridWeights {
             static_weight: 1.0,
@@ -555,6 +629,7 @@ mod tests {
             statics: None,
             dense: None,
             pages: &pages,
+            allowed: None,
         };
         let v = vector(&[(2, 255), (3, 51)], 0.5);
         let w = HybridWeights {
@@ -661,6 +736,7 @@ mod tests {
             statics: None,
             dense: None,
             pages: &pages,
+            allowed: None,
         };
         let entries: Vec<(u32, u8)> = (0..9)
             .map(|j| (j, if j == 0 { 255 } else { 80 - 5 * j as u8 }))
@@ -711,6 +787,161 @@ mod tests {
             order_first_five_where_graph_flat(&b, &g, &mut scores);
             assert_eq!(scores, mix);
         }
+    }
+
+    #[test]
+    fn a_filter_masks_every_signal_and_the_graph_share_before_the_mix() {
+        // Four passages on four pages. BM25 ranks 0, then 1 and 2; the graph share puts 0.1 on
+        // passage 2 and 0.5 on passage 3, which no text signal matches.
+        let bm25 = [3.0, 1.0, 1.0, 0.0];
+        let pages = [0, 1, 2, 3];
+        let all = PassageSignals {
+            bm25: &bm25,
+            statics: None,
+            dense: None,
+            pages: &pages,
+            allowed: None,
+        };
+        let v = vector(&[(2, 51), (3, 255)], 0.5);
+        let decided = HybridWeights {
+            static_weight: 1.0,
+            dense_weight: 0.0,
+            name_factor: 1.0,
+            phrase_weight: None,
+        };
+        // Unfiltered, a sixth of the graph's mass is on BM25's passages: no graph weight.
+        let h = hybrid_scores(&all, &[(1.0, &v)], &decided).unwrap();
+        assert_eq!(h.graph_weight, 0.0);
+        // Passage 3 filtered out: all the graph's mass left is on BM25's passages, so the graph
+        // weighs in fully, and passage 3 scores 0 though the walk rated it highest.
+        let no_3 = [true, true, true, false];
+        let s = PassageSignals {
+            allowed: Some(&no_3),
+            ..all
+        };
+        let h = hybrid_scores(&s, &[(1.0, &v)], &decided).unwrap();
+        assert_eq!(h.graph_weight, MAX_GRAPH_WEIGHT);
+        assert_eq!(h.scores[3], 0.0);
+        // 0.9 · 0.1 lifts passage 2 over passage 1; BM25's clear leader stays first.
+        assert_eq!(ranking(&h.scores), [0, 2, 1]);
+
+        // Passage 0 filtered out: the passage share is normalised over passages 1..4 (half
+        // each to 1 and 2), and passage 0's graph share is gone too. The others' graph share
+        // is not scaled up: passage 2 keeps its 0.1.
+        let v = vector(&[(0, 255), (2, 51)], 0.5);
+        let no_0 = [false, true, true, true];
+        let s = PassageSignals {
+            allowed: Some(&no_0),
+            ..all
+        };
+        let half = HybridWeights {
+            phrase_weight: Some(0.5),
+            ..decided
+        };
+        assert_eq!(passage_share(&s, &half), [0.0, 0.5, 0.5, 0.0]);
+        let h = hybrid_scores(&s, &[(1.0, &v)], &half).unwrap();
+        let want = [0.0, 0.25, 0.3, 0.0];
+        for (x, w) in h.scores.iter().zip(want) {
+            assert!((x - w).abs() < 1e-9, "{:?}", h.scores);
+        }
+        assert_eq!(h.scores[0], 0.0);
+        // Unfiltered, passage 0 leads on both shares.
+        assert_eq!(
+            ranking(&hybrid_scores(&all, &[(1.0, &v)], &half).unwrap().scores)[0],
+            0
+        );
+        // Only passage 0 allowed, which neither BM25 nor the walk reaches: nothing to rank.
+        let none_scored = PassageSignals {
+            bm25: &[0.0, 1.0, 1.0, 0.0],
+            allowed: Some(&[true, false, false, false]),
+            ..all
+        };
+        assert!(hybrid_scores(&none_scored, &[(1.0, &vector(&[(2, 255)], 0.5))], &half).is_none());
+
+        // Every passage allowed: the same bits as no filter, with static and dense scores too.
+        let statics = [0.2, 0.9, 0.0, 0.4];
+        let dense = [0.1, -0.3, 0.5, 0.2];
+        let every = [true; 4];
+        for st in [None, Some(&statics[..])] {
+            let plain = PassageSignals {
+                statics: st,
+                dense: Some(&dense),
+                ..all
+            };
+            let masked = PassageSignals {
+                allowed: Some(&every),
+                ..plain
+            };
+            for w in [
+                decided,
+                half,
+                HybridWeights {
+                    dense_weight: 0.5,
+                    ..decided
+                },
+            ] {
+                assert_eq!(
+                    hybrid_scores(&masked, &[(1.0, &v)], &w),
+                    hybrid_scores(&plain, &[(1.0, &v)], &w)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_filter_scales_the_dense_scores_over_the_allowed_passages() {
+        // Without static scores, dense scores are min-max scaled: over passages 1 and 2 only,
+        // passage 1 (−0.3, the lowest allowed) gets 0 and passage 2 all of the dense share.
+        let bm25 = [0.0; 4];
+        let dense = [0.9, -0.3, 0.5, 0.8];
+        let s = PassageSignals {
+            bm25: &bm25,
+            statics: None,
+            dense: Some(&dense),
+            pages: &[0, 1, 2, 3],
+            allowed: Some(&[false, true, true, false]),
+        };
+        let w = HybridWeights {
+            static_weight: 0.0,
+            dense_weight: 0.5,
+            name_factor: 1.0,
+            phrase_weight: None,
+        };
+        assert_eq!(passage_share(&s, &w), [0.0, 0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn page_rrf_within_ranks_allowed_passages_and_gives_a_page_to_an_allowed_one() {
+        // Passages 0 and 1 on page 0, 2 on page 1. Passage 0 filtered out: page 1 (2.0) ranks
+        // above page 0 (1.0, its allowed passage's), and page 0's mass goes to passage 1.
+        let a = [3.0, 1.0, 2.0];
+        let pages = [0, 0, 1];
+        assert_eq!(
+            page_rrf(&[(&a, 1.0)], &pages, 1.0, 10),
+            [0.5, 0.0, 1.0 / 3.0]
+        );
+        let out = page_rrf_within(&[(&a, 1.0)], &pages, Some(&[false, true, true]), 1.0, 10);
+        assert_eq!(out, [0.0, 1.0 / 3.0, 0.5]);
+        // Page 1 (passages 2 and 3) is in the first two pages but neither of its passages in the
+        // first two passages: its mass goes to its lowest allowed passage, 3 once 2 is out.
+        let a = [5.0, 4.0, 0.0, 3.0];
+        let pages = [0, 0, 1, 1];
+        let out = page_rrf(&[(&a, 1.0)], &pages, 1.0, 2);
+        assert_eq!(out, [0.5, 0.0, 1.0 / 3.0, 0.0]);
+        let allowed = [true, true, false, true];
+        let out = page_rrf_within(&[(&a, 1.0)], &pages, Some(&allowed), 1.0, 2);
+        assert_eq!(out, [0.5, 0.0, 0.0, 1.0 / 3.0]);
+        // A page with no allowed passage gets nothing; every passage allowed is page_rrf.
+        let out = page_rrf_within(
+            &[(&a, 1.0)],
+            &pages,
+            Some(&[true, true, false, false]),
+            1.0,
+            2,
+        );
+        assert_eq!(out, [0.5, 0.0, 0.0, 0.0]);
+        let out = page_rrf_within(&[(&a, 1.0)], &pages, Some(&[true; 4]), 1.0, 2);
+        assert_eq!(out, page_rrf(&[(&a, 1.0)], &pages, 1.0, 2));
     }
 
     #[test]

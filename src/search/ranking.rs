@@ -2,11 +2,11 @@
 //! single file and the index in pieces both rank through, so a site's page and `hipporag eval`
 //! give the same top-k.
 
-use super::fusion::{HybridWeights, PassageSignals, hybrid_scores, name_factor};
+use super::fusion::{HybridWeights, PassageSignals, hybrid_scores, is_allowed, name_factor};
 use super::options::RetrieveOptions;
 use super::reader::IndexReader;
 use crate::embeddings::{CodeScorer, query_vector};
-use crate::graph::{PprVector, Seed, entity_seeds, is_stopword_of};
+use crate::graph::{PprVector, Seed, entity_seeds, is_stopword_of, top_k};
 use crate::lexical::{Misspelt, QueryTerms, misspelt_words, query_terms};
 use crate::{Error, Result};
 
@@ -35,7 +35,8 @@ pub fn misspelt(index: &dyn IndexReader, question: &str) -> Vec<Misspelt> {
 }
 
 /// BM25's score of every passage for `question` (`|P|` values), its word being typed and its
-/// misspelt words expanded ([`crate::lexical`]).
+/// misspelt words expanded ([`crate::lexical`]). Under a filter, [`super::mask_disallowed`]
+/// sets the passages it leaves out to 0 and [`top_k_within`] ranks the rest.
 ///
 /// # Errors
 /// [`Error::InvalidRequest`] for an index without BM25; the reader's errors.
@@ -82,18 +83,59 @@ pub struct HybridQuery<'a> {
     pub linked: Option<&'a [Seed]>,
     /// Dense passage scores from a neural encoder's query embedding, when given.
     pub dense: Option<&'a [f64]>,
+    /// Which passages a filter lets through (`|P|` values, [`IndexReader::passages`]), or
+    /// `None` for every passage. A passage left out scores 0 in every signal and in the graph
+    /// share ([`super::PassageSignals::allowed`]), so the ranking is made among the allowed
+    /// passages; `None` ranks as before filters existed, bit for bit.
+    pub allowed: Option<&'a [bool]>,
 }
 
 /// One question's hybrid ranking ([`super::hybrid_scores`]) with the seeds it was mixed from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hybrid {
-    /// The score of every passage (`|P|` values).
+    /// The score of every passage (`|P|` values; 0 for those [`HybridQuery::allowed`] leaves
+    /// out).
     pub scores: Vec<f64>,
     /// The graph weight `w` the shares were mixed with.
     pub graph_weight: f64,
     /// The seeds, each weight its share of the score (summing to `graph_weight`); none when
     /// the graph has no share.
     pub seeds: Vec<Seed>,
+}
+
+/// Checks a filter's passage mask ([`HybridQuery::allowed`]) against an index of `passages`
+/// passages.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] when the mask does not hold one value per passage.
+pub fn check_allowed(allowed: Option<&[bool]>, passages: usize) -> Result<()> {
+    match allowed {
+        Some(a) if a.len() != passages => Err(Error::InvalidRequest(format!(
+            "the filter's mask has {} values for {passages} passages",
+            a.len()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The `k` best `(passage, score)` pairs of `scores` (one per passage) among the passages
+/// `allowed` lets through ([`super::is_allowed`]), best first, ties by passage id: exactly
+/// [`top_k`] without a mask. As `top_k`, it lists passages scoring 0 after the positive ones
+/// when fewer than `k` score above 0 (allowed passages only), so a filter never leaves fewer
+/// results than the allowed passages could fill.
+pub fn top_k_within(scores: &[f64], k: usize, allowed: Option<&[bool]>) -> Vec<(usize, f64)> {
+    if allowed.is_none() {
+        return top_k(scores, k);
+    }
+    let ids: Vec<usize> = (0..scores.len())
+        .filter(|&j| is_allowed(allowed, j))
+        .collect();
+    let kept: Vec<f64> = ids.iter().map(|&j| scores[j]).collect();
+    // `ids` ascends, so ties keep their order by passage id.
+    top_k(&kept, k)
+        .into_iter()
+        .map(|(i, x)| (ids[i], x))
+        .collect()
 }
 
 /// Checks the options both index forms read alike.
@@ -123,16 +165,18 @@ pub fn has_graph_share(opts: &RetrieveOptions) -> bool {
 
 /// The hybrid ranking of `q` over `index` with `opts`' weights ([`super::hybrid_scores`]):
 /// BM25 fused with the static scores by page, mixed with the graph share of the seeds' PPR
-/// vectors. `None` when neither share scores any passage.
+/// vectors, among the passages [`HybridQuery::allowed`] lets through (the others score 0:
+/// rank with [`top_k_within`]). `None` when neither share scores any allowed passage.
 ///
 /// # Errors
-/// [`Error::InvalidRequest`] for an index without BM25; the reader's errors (a damping factor
-/// it cannot serve).
+/// [`Error::InvalidRequest`] for an index without BM25 or a mask without one value per
+/// passage ([`check_allowed`]); the reader's errors (a damping factor it cannot serve).
 pub fn hybrid(
     index: &dyn IndexReader,
     q: &HybridQuery<'_>,
     opts: &RetrieveOptions,
 ) -> Result<Option<Hybrid>> {
+    check_allowed(q.allowed, index.passages())?;
     let lexical = bm25_scores(index, q.question)?;
     let statics = (opts.static_weight > 0.0)
         .then(|| static_scores(index, q.question))
@@ -156,6 +200,7 @@ pub fn hybrid(
         statics: statics.as_deref(),
         dense: q.dense,
         pages: index.pages(),
+        allowed: q.allowed,
     };
     let dict = index
         .dictionary()
@@ -182,4 +227,39 @@ pub fn hybrid(
         graph_weight: h.graph_weight,
         seeds,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_k_within_ranks_the_allowed_passages_only_and_fills_k_from_them() {
+        let scores = [0.5, 0.9, 0.0, 0.7, 0.5, 0.0];
+        for k in [1, 3, 6, 10] {
+            assert_eq!(top_k_within(&scores, k, None), top_k(&scores, k), "k = {k}");
+            assert_eq!(
+                top_k_within(&scores, k, Some(&[true; 6])),
+                top_k(&scores, k),
+                "k = {k}"
+            );
+        }
+        // Passages 1 and 3 out: 0 and 4 (tied, by id), then the allowed ones scoring 0.
+        let allowed = [true, false, true, false, true, true];
+        assert_eq!(
+            top_k_within(&scores, 4, Some(&allowed)),
+            [(0, 0.5), (4, 0.5), (2, 0.0), (5, 0.0)]
+        );
+        assert_eq!(top_k_within(&scores, 10, Some(&allowed)).len(), 4);
+        assert!(top_k_within(&scores, 3, Some(&[false; 6])).is_empty());
+    }
+
+    #[test]
+    fn a_mask_must_have_one_value_per_passage() {
+        assert!(check_allowed(None, 3).is_ok());
+        assert!(check_allowed(Some(&[true, false, true]), 3).is_ok());
+        let e = check_allowed(Some(&[true, false]), 3).unwrap_err();
+        assert_eq!(e.kind(), "request");
+        assert!(e.to_string().contains("2 values for 3 passages"), "{e}");
+    }
 }

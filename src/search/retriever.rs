@@ -433,6 +433,8 @@ impl Retriever {
             entities: q.entities,
             linked: linked.as_deref(),
             dense: dense.as_deref(),
+            // The single file ranks every passage (the site's JS filters its results).
+            allowed: None,
         };
         let Some(h) = hybrid(self, &query, opts)? else {
             return self.dense(
