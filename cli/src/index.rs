@@ -105,7 +105,7 @@ pub(crate) fn corpus_language(
 }
 
 /// `hipporag index --encoder`.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum EncoderChoice {
     /// The built-in hashed n-gram encoder (`hashed-ngram-v1`): lexical, no model, instant.
     Hashed,

@@ -62,6 +62,8 @@ pub(crate) fn run(a: PiecesArgs) -> Result<()> {
     let entry = SiteEntry {
         pieces: Some(format!("index/{}", files.meta.name)),
         index: None,
+        filters: Default::default(),
+        sorts: Default::default(),
         search: SearchDefaults::default(),
         languages: Vec::new(),
         encoder: data.header.encoder.clone(),

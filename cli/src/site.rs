@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use clap::builder::BoolishValueParser;
 use hipporag_indexer::Result;
 use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::Assets;
@@ -13,77 +14,142 @@ use hipporag_wasm::text::Language;
 use crate::common::Bars;
 use crate::index::EncoderChoice;
 
-#[derive(Args)]
+/// `hipporag site`'s options. Each is also an environment variable, `HIPPORAG_` and its name
+/// (`HIPPORAG_ROOT_SELECTOR`), and a key of a config file (`root_selector`), as Pagefind's:
+/// flags win over variables, variables over the file (`site_config`). Pagefind's options keep
+/// Pagefind's names, and its `PAGEFIND_*` variables and `pagefind.*` files are read too.
+#[derive(Debug, Args)]
 pub(crate) struct SiteArgs {
-    /// The built site's root directory (its pages' URLs are their paths below it).
-    pub(crate) dir: PathBuf,
+    /// The built site's root directory (its pages' URLs are their paths below it); the same as
+    /// --site.
+    #[arg(value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+    /// The built site's root directory (Pagefind's --site; DIR is the same).
+    #[arg(long, short = 's', env = "HIPPORAG_SITE", value_name = "DIR")]
+    pub(crate) site: Option<PathBuf>,
+    /// Which files below the site are pages: a glob over their paths below DIR (`*` within a
+    /// directory, `**` across them), e.g. `**/*.html` or `docs/**/*.{html,md}`; a page whose
+    /// name ends in `.md` is read as Markdown [default: **/*.{html,htm,md}].
+    #[arg(long, env = "HIPPORAG_GLOB")]
+    pub(crate) glob: Option<String>,
+    /// The element read as each HTML page's document (a CSS selector, Pagefind's
+    /// --root-selector): the body marks, `<main>`, … are looked for inside it; a page where it
+    /// matches nothing is left out [default: the whole page].
+    #[arg(long, env = "HIPPORAG_ROOT_SELECTOR", value_name = "SELECTOR")]
+    pub(crate) root_selector: Option<String>,
+    /// Elements to skip with their content, as `data-pagefind-ignore` ones (a CSS selector,
+    /// which may be a list: `"#nav, .toc"`; repeatable).
+    #[arg(long, env = "HIPPORAG_EXCLUDE_SELECTORS", value_name = "SELECTOR")]
+    pub(crate) exclude_selectors: Vec<String>,
+    /// Read every page in this language (a BCP 47 tag), whatever its `<html lang>` says: one
+    /// index for the whole site.
+    #[arg(long, env = "HIPPORAG_FORCE_LANGUAGE", value_name = "LANG")]
+    pub(crate) force_language: Option<String>,
+    /// Where to write the search, relative to the site.
+    #[arg(long, env = "HIPPORAG_OUTPUT_SUBDIR", value_name = "DIR", default_value = hipporag_indexer::site::OUTPUT_DIR)]
+    pub(crate) output_subdir: PathBuf,
+    /// Where to write the search, relative to the working directory (wins over
+    /// --output-subdir). The directory is replaced whole: it must be new, empty or a previous
+    /// output.
+    #[arg(long, env = "HIPPORAG_OUTPUT_PATH", value_name = "PATH")]
+    pub(crate) output_path: Option<PathBuf>,
+    /// After the build, serve the site on http://127.0.0.1:1414/ (another free port when 1414
+    /// is taken; $HIPPORAG_PORT picks one, 0 any) until interrupted.
+    #[arg(long, env = "HIPPORAG_SERVE", value_parser = BoolishValueParser::new())]
+    pub(crate) serve: bool,
+    /// Log more: where each option came from, and the build's details.
+    #[arg(long, short = 'v', env = "HIPPORAG_VERBOSE", value_parser = BoolishValueParser::new())]
+    pub(crate) verbose: bool,
+    /// Log only errors and warnings (no progress, no summary).
+    #[arg(long, short = 'q', env = "HIPPORAG_QUIET", value_parser = BoolishValueParser::new())]
+    pub(crate) quiet: bool,
+    /// Log only errors.
+    #[arg(long, env = "HIPPORAG_SILENT", value_parser = BoolishValueParser::new())]
+    pub(crate) silent: bool,
     /// The wasm package directory to copy into DIR/_hipporag/ (its `minilm/` for `--encoder
     /// minilm`; `./build.sh build` writes `pkg/`) [default: the package embedded in this binary
     /// when it was built after `./build.sh build`, else this source tree's pkg/].
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_PKG")]
     pub(crate) pkg: Option<PathBuf>,
     /// The directory of the JS API and default UI to copy (hipporag-site.js and .d.ts,
     /// hipporag-ui.js and .css, hipporag-helpers.js, hipporag-encoders.js) [default: the files
     /// embedded in this binary, else this source tree's www/site/].
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_UI")]
     pub(crate) ui: Option<PathBuf>,
     /// Leave out pages whose path below DIR matches this glob (repeatable), e.g. generated
     /// indexes: `--exclude 'genindex*.html'`.
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_EXCLUDE")]
     pub(crate) exclude: Vec<String>,
     /// Also index pages whose `<meta name="robots">` says `noindex` (left out by default, as
     /// search engines leave them out; redirect stubs are left out always).
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_INCLUDE_NOINDEX", value_parser = BoolishValueParser::new())]
     pub(crate) include_noindex: bool,
     /// Synonymy threshold τ on cosine.
-    #[arg(long, default_value_t = 0.8)]
+    #[arg(long, env = "HIPPORAG_SYNONYMY_THRESHOLD", default_value_t = 0.8)]
     pub(crate) synonymy_threshold: f32,
     /// The language of pages without an `<html lang>` (Markdown pages among them): a BCP 47
     /// tag. Each language gets its own index; a page searches its own language's
     /// (docs/languages.md lists each language's analysis).
-    #[arg(long, default_value = "en")]
+    #[arg(long, env = "HIPPORAG_LANG", default_value = "en")]
     pub(crate) lang: String,
     /// Print the build report as JSON.
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_JSON", value_parser = BoolishValueParser::new())]
     pub(crate) json: bool,
     /// Leave out the static word embeddings (the hybrid ranking's semantic signal, distilled
     /// from all-MiniLM-L6-v2 at build time; no model runs in the page either way): the site
     /// then ranks by BM25 and the graph only, and the build needs no model.
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_NO_STATIC_EMBEDDINGS", value_parser = BoolishValueParser::new())]
     pub(crate) no_static_embeddings: bool,
     /// all-MiniLM-L6-v2 model directory for the static word embeddings and `--encoder minilm`
     /// [default: $HIPPORAG_MODEL_DIR (npm's `hipporag` sets it), else
     /// ../share/hipporag/all-MiniLM-L6-v2 from the binary's directory (pip's), else
     /// ~/.cache/hipporag-wasm/all-MiniLM-L6-v2 (./build.sh model)].
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_MODEL")]
     pub(crate) model: Option<PathBuf>,
     /// Phrase and passage encoder. `hashed` (default, the lean tier): the built-in lexical
     /// hashed-ngram-v1, nothing to download in the page. `minilm` (the semantic tier): the
     /// index holds all-MiniLM-L6-v2 vectors, and the page fetches the model after its first
     /// results and refines them with the query's embedding.
-    #[arg(long, value_enum, default_value_t = EncoderChoice::Hashed)]
+    #[arg(long, env = "HIPPORAG_ENCODER", value_enum, default_value_t = EncoderChoice::Hashed)]
     pub(crate) encoder: EncoderChoice,
     /// With `--encoder minilm`: the weights of the model the page downloads. `int8` (default):
     /// 23 MB, row-wise int8, vectors within cosine 0.998 of f32's; `f32`: the model file as it is
     /// (91 MB). docs/benchmarks.md, "The semantic tier", has the measured effect on ranking.
-    #[arg(long, value_enum, default_value_t = ModelWeights::Int8)]
+    #[arg(long, env = "HIPPORAG_MODEL_WEIGHTS", value_enum, default_value_t = ModelWeights::Int8)]
     pub(crate) model_weights: ModelWeights,
     /// Also write the single-file index (the graph, phrases, facts and vectors, ~16 MB gzipped
     /// on Python's docs), which the page fetches only when a search asks for `hipporag1`,
     /// `hipporag2` or `dense`. Without it the site holds the index in pieces alone, which
     /// serves the site's default `hybrid` search and `bm25`. (A `--encoder minilm` site always
     /// has it.)
-    #[arg(long)]
+    #[arg(long, env = "HIPPORAG_FULL_INDEX", value_parser = BoolishValueParser::new())]
     pub(crate) full_index: bool,
     /// Characters of each passage's text a result's `data()` gets (`content`, which its
     /// excerpt is cut from) in the index in pieces; 0, the default, for the whole text. A cut
     /// costs fewer bytes per result shown, and the excerpt then comes from the opening only.
-    #[arg(long, default_value_t = hipporag_indexer::pieces::DEFAULT_FRAGMENT_TEXT_CHARS)]
+    #[arg(long, env = "HIPPORAG_FRAGMENT_TEXT_CHARS", default_value_t = hipporag_indexer::pieces::DEFAULT_FRAGMENT_TEXT_CHARS)]
     pub(crate) fragment_text_chars: usize,
+    // Pagefind's options that hipporag does not implement: hidden, so that giving one is an
+    // error that says so (`site_config::PAGEFIND_UNSUPPORTED`) rather than clap's "unexpected
+    // argument".
+    #[arg(long, hide = true)]
+    pub(crate) include_characters: Option<String>,
+    #[arg(long, hide = true)]
+    pub(crate) keep_index_url: bool,
+    #[arg(long, hide = true)]
+    pub(crate) write_playground: bool,
+    #[arg(long, hide = true)]
+    pub(crate) logfile: Option<String>,
+    #[arg(long, hide = true)]
+    pub(crate) source: Option<String>,
+    #[arg(long, hide = true)]
+    pub(crate) bundle_dir: Option<String>,
+    #[arg(long, hide = true)]
+    pub(crate) service: bool,
 }
 
 /// `hipporag site --model-weights`.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum ModelWeights {
     /// Row-wise int8 (`hipporag_minilm::int8`), dequantized in the page.
     Int8,
@@ -215,10 +281,97 @@ fn warn_languages(languages: &[hipporag_indexer::site::PageLanguage]) {
     }
 }
 
-pub(crate) fn run(a: SiteArgs) -> Result<()> {
+/// The log level `--verbose`, `--quiet` and `--silent` ask for (Pagefind's order: verbose
+/// first), or `None` for `RUST_LOG`'s (default `info`).
+fn log_level(a: &SiteArgs) -> Option<log::LevelFilter> {
+    if a.verbose {
+        Some(log::LevelFilter::Debug)
+    } else if a.quiet {
+        Some(log::LevelFilter::Warn)
+    } else if a.silent {
+        Some(log::LevelFilter::Error)
+    } else {
+        None
+    }
+}
+
+/// `path` absolute, `.` and `..` resolved by name.
+fn normalized(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .components()
+    {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The URL of the output directory `out` on the site `dir` (`/_hipporag`), when it is inside
+/// the site.
+fn output_url(dir: &Path, out: &Path) -> Option<String> {
+    let rel = normalized(out)
+        .strip_prefix(normalized(dir))
+        .ok()?
+        .to_path_buf();
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(format!("/{}", parts.join("/")))
+}
+
+/// `$HIPPORAG_PORT`, the port `--serve` listens on, when set (0: any free port).
+fn serve_port() -> Result<Option<u16>> {
+    match std::env::var(crate::serve::PORT_VAR) {
+        Err(_) => Ok(None),
+        Ok(v) => v.trim().parse().map(Some).map_err(|_| {
+            hipporag_indexer::Error::InvalidRequest(format!(
+                "{}={v:?}: expected a port number (0 for any free port)",
+                crate::serve::PORT_VAR
+            ))
+        }),
+    }
+}
+
+/// `hipporag site`: the options resolved from flags, variables and the config file
+/// (`site_config`), the build, then with `--serve` the site served.
+pub(crate) fn run(mut a: SiteArgs, m: &clap::ArgMatches) -> Result<()> {
+    let cwd =
+        std::env::current_dir().map_err(|e| hipporag_indexer::Error::io(Path::new("."), e))?;
+    let resolved = crate::site_config::resolve(&mut a, m, &|n| std::env::var(n).ok(), &cwd)
+        .map_err(hipporag_indexer::Error::InvalidRequest)?;
+    crate::init_logging(log_level(&a));
+    if let Some(f) = &resolved.file {
+        log::debug!("config file: {}", cwd.join(f).display());
+    }
+    for (key, source) in &resolved.sources {
+        log::debug!(
+            "option {key} = {} ({source})",
+            crate::site_config::shown_option(&a, key)
+        );
+    }
+    let port = if a.serve { serve_port()? } else { None };
+    let dir = a.dir.clone().expect("resolved");
+    build(&a, &dir)?;
+    if a.serve {
+        crate::serve::serve(&dir, port)?;
+    }
+    Ok(())
+}
+
+/// The build of `hipporag site` with the resolved options `a`, of the site `dir`.
+fn build(a: &SiteArgs, dir: &Path) -> Result<()> {
     let t0 = Instant::now();
     let hashed = HashedNgramEncoder::default();
-    let model = load_model(&a)?;
+    let model = load_model(a)?;
     let encoder: &dyn Encoder = match (&a.encoder, &model) {
         (EncoderChoice::Minilm, Some(m)) => m,
         _ => &hashed,
@@ -227,10 +380,15 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
         Some(m) if !a.no_static_embeddings => Some(m),
         _ => None,
     };
+    let output = match (&a.output_path, &a.output_subdir) {
+        (Some(p), _) => Some(p.clone()),
+        (None, sub) if sub.as_os_str() == hipporag_indexer::site::OUTPUT_DIR => None,
+        (None, sub) => Some(dir.join(sub)),
+    };
     let opts = hipporag_indexer::site::SiteOptions {
-        query_encoder: query_encoder_files(&a),
-        pkg: pkg_assets(&a, None),
-        ui: ui_assets(&a),
+        query_encoder: query_encoder_files(a),
+        pkg: pkg_assets(a, None),
+        ui: ui_assets(a),
         build: BuildOptions {
             synonymy_threshold: a.synonymy_threshold,
             language: Language::read_tag(&a.lang).ok_or_else(|| {
@@ -241,15 +399,34 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
             })?,
             ..Default::default()
         },
-        exclude: a.exclude,
+        exclude: a.exclude.clone(),
         include_noindex: a.include_noindex,
         full_index: a.full_index,
         pieces: hipporag_indexer::pieces::PieceOptions {
             fragment_text_chars: a.fragment_text_chars,
             ..Default::default()
         },
+        glob: a.glob.clone(),
+        root_selector: a.root_selector.clone(),
+        exclude_selectors: a.exclude_selectors.clone(),
+        force_language: a
+            .force_language
+            .as_deref()
+            .map(|tag| match Language::read_tag(tag) {
+                Some(_) => Ok(tag.trim().to_string()),
+                None => Err(hipporag_indexer::Error::InvalidRequest(format!(
+                    "--force-language {tag}: expected a BCP 47 language tag (en, de-CH, ja, …)"
+                ))),
+            })
+            .transpose()?,
+        output,
     };
-    let r = hipporag_indexer::site::build_site(&a.dir, encoder, words, &opts, &Bars::new())?;
+    let out = opts.output_dir(dir);
+    // Quiet: no progress either (Pagefind's --quiet logs warnings and errors only).
+    let bars = Bars::new();
+    let progress: &dyn hipporag_indexer::progress::Progress =
+        if a.quiet || a.silent { &() } else { &bars };
+    let r = hipporag_indexer::site::build_site(dir, encoder, words, &opts, progress)?;
     let secs = t0.elapsed().as_secs_f64();
     warn_problems(&r.problems);
     warn_languages(&r.page_languages);
@@ -297,7 +474,7 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
     .unwrap_or_default();
     log::info!(
         "{}: {} pages{left_out}, {} passages, {graph}, {} words with static embeddings; {} embeddings reused, {} encoded; {}; {:.2} s",
-        a.dir.join(hipporag_indexer::site::OUTPUT_DIR).display(),
+        out.display(),
         r.pages,
         r.passages,
         r.static_words,
@@ -317,9 +494,19 @@ pub(crate) fn run(a: SiteArgs) -> Result<()> {
             langs.join(", ")
         );
     }
+    if a.quiet || a.silent {
+        return Ok(());
+    }
+    let (serve, url) = match output_url(dir, &out) {
+        Some(url) => (String::new(), url),
+        // Outside the site: wherever the site serves it.
+        None => (
+            format!(" (and serve {} with the site)", out.display()),
+            "/URL-OF-THAT-DIRECTORY".into(),
+        ),
+    };
     println!(
-        "Add to your pages:\n  <div id=\"hipporag-search\"></div>\n  <script type=\"module\" src=\"/{}/hipporag-ui.js\"></script>",
-        hipporag_indexer::site::OUTPUT_DIR
+        "Add to your pages{serve}:\n  <div id=\"hipporag-search\"></div>\n  <script type=\"module\" src=\"{url}/hipporag-ui.js\"></script>"
     );
     Ok(())
 }

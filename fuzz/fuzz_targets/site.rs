@@ -91,6 +91,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         query_encoder: None,
         full_index: false,
         pieces: Default::default(),
+        glob: None,
+        root_selector: None,
+        exclude_selectors: Vec::new(),
+        force_language: None,
+        output: None,
     };
     let encoder = HashedNgramEncoder::default();
     let _ = hipporag_indexer::site::build_site(site.path(), &encoder, None, &opts, &());

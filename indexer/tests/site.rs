@@ -50,6 +50,11 @@ fn opts(pkg: &Path) -> SiteOptions {
         query_encoder: None,
         full_index: true,
         pieces: Default::default(),
+        glob: None,
+        root_selector: None,
+        exclude_selectors: Vec::new(),
+        force_language: None,
+        output: None,
     }
 }
 
@@ -610,4 +615,489 @@ fn each_pages_language_is_reported_with_its_analysis() {
     let pl = r.page_languages.iter().find(|l| l.tag == "pl").unwrap();
     assert_eq!((pl.pages, pl.analysis.as_str(), pl.own), (1, "pl", true));
     served_as(StemmerBuild::Snowball3);
+}
+
+/// A small site marked up with Pagefind's attributes (ids by path: a, b, c, d in English; one
+/// German page in its own index).
+const ATTRIBUTED: &[(&str, &str)] = &[
+    (
+        "a.html",
+        r#"<html><head><title>A</title>
+<meta data-pagefind-filter="section[content]" content="library">
+<meta data-pagefind-sort="date[content]" content="2021-05-01"></head>
+<body data-pagefind-sort="weight:10" data-hipporag-sort="rank:2"><main><h1>Alpha gears</h1><img src="/a.png" alt="Alpha">
+<p>Alpha gears turn the spindle of the engine.</p><h2 id="more">More</h2><p>Gears mesh with other gears.</p></main></body></html>"#,
+    ),
+    (
+        "b.html",
+        r#"<html><body data-pagefind-sort="weight:9" data-hipporag-sort="rank:10"><main data-pagefind-filter="any:x"><h1>Beta spindles</h1>
+<p data-pagefind-filter="section">tutorial</p><p data-hipporag-filter="section:library"></p>
+<p data-pagefind-meta="author">Ada Lovelace</p><p>Spindles hold the gears.</p>
+<span data-pagefind-sort="date">2020-01-01</span></main></body></html>"#,
+    ),
+    (
+        "c.html",
+        r#"<html><body data-pagefind-sort="weight:-1.5" data-hipporag-sort="rank:x"><main><h1>Gamma engine</h1>
+<p data-pagefind-filter="section:tutorial">The engine runs on steam.</p></main></body></html>"#,
+    ),
+    ("d.md", "# Delta notes\n\nNotes on the engine's gears.\n"),
+    (
+        "de.html",
+        r#"<html lang="de"><body><main data-pagefind-filter="section:handbuch"><h1>Zahnräder</h1>
+<p>Die Zahnräder drehen die Spindel der Maschine.</p></main></body></html>"#,
+    ),
+];
+
+fn gunzip(bytes: &[u8]) -> serde_json::Value {
+    let mut d = flate2::read::GzDecoder::new(bytes);
+    serde_json::from_reader(&mut d).unwrap()
+}
+
+/// The page records in the fragment pieces of `site`'s index whose meta piece is `meta`
+/// (`index/….bin`), by page id (a page in two pieces must be listed alike in both).
+fn fragment_pages(site: &Path, meta: &str) -> BTreeMap<u64, serde_json::Value> {
+    let files = output(site);
+    let index = hipporag_indexer::pieces::PieceDir::new(site.join(OUTPUT_DIR).join("index"))
+        .open(meta.strip_prefix("index/").unwrap())
+        .unwrap();
+    let build = hipporag_wasm::pieces::hex(&index.meta().build);
+    let mut pages = BTreeMap::new();
+    for (name, bytes) in &files {
+        if !name.starts_with(&format!("index/{build}-f")) {
+            continue;
+        }
+        for r in gunzip(bytes)["pages"].as_array().unwrap() {
+            let id = r["id"].as_u64().unwrap();
+            if let Some(before) = pages.insert(id, r.clone()) {
+                assert_eq!(before, *r, "page {id} listed twice, differently");
+            }
+        }
+    }
+    pages
+}
+
+/// Pagefind's filters, metadata and sorts through a whole build: the entry names each
+/// language's filter and sort pieces (the default language's at the top level too), the pieces
+/// hold each value's pages and each key's order (numeric only when every value is a number,
+/// pages without the key left out), every fragment piece lists its pages' records, a reserved
+/// filter key is named in the problems, and two builds give the same bytes. A site without the
+/// attributes gets no filter or sort piece, and its fragments still carry each page's title.
+#[test]
+fn filters_metadata_and_sorts_reach_the_index() {
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let write = |dir: &Path| {
+        for (name, text) in ATTRIBUTED {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+    };
+    let lean = SiteOptions {
+        full_index: false,
+        ..opts(pkg.path())
+    };
+    let site = tempfile::tempdir().unwrap();
+    write(site.path());
+    let r = build_site(site.path(), &enc, None, &lean, &()).unwrap();
+    let files = output(site.path());
+    let entry: serde_json::Value = serde_json::from_slice(&files["hipporag-entry.json"]).unwrap();
+    let (en, de) = (&entry["languages"][0], &entry["languages"][1]);
+    assert_eq!(
+        (en["lang"].as_str(), de["lang"].as_str()),
+        (Some("en"), Some("de"))
+    );
+    assert_eq!(entry["filters"], en["filters"]);
+    assert_eq!(entry["sorts"], en["sorts"]);
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&en["filters"]), ["section"]);
+    assert_eq!(keys(&en["sorts"]), ["date", "rank", "weight"]);
+    assert_eq!(keys(&de["filters"]), ["section"]);
+    assert!(de.get("sorts").is_none(), "{de}");
+    let piece = |path: &serde_json::Value| {
+        let path = path.as_str().unwrap();
+        let name =
+            hipporag_wasm::pieces::meta_name(&hipporag_wasm::pieces::piece_hash(&files[path]));
+        assert_eq!(path, format!("index/{name}"), "named by its hash");
+        gunzip(&files[path])
+    };
+    assert_eq!(
+        piece(&en["filters"]["section"]),
+        serde_json::json!({"key": "section", "values": {"library": [0, 1], "tutorial": [1, 2]}})
+    );
+    assert_eq!(
+        piece(&de["filters"]["section"]),
+        serde_json::json!({"key": "section", "values": {"handbuch": [0]}})
+    );
+    // Dates are no numbers: by their bytes. Weights are: -1.5 < 9 < 10. Ranks "2", "10", "x":
+    // not all numbers, so "10" < "2" < "x". The Markdown page (3) has no sort value: absent.
+    let sorts = &en["sorts"];
+    assert_eq!(
+        piece(&sorts["date"]),
+        serde_json::json!({"key": "date", "numeric": false, "pages": [1, 0]})
+    );
+    assert_eq!(
+        piece(&sorts["weight"]),
+        serde_json::json!({"key": "weight", "numeric": true, "pages": [2, 1, 0]})
+    );
+    assert_eq!(
+        piece(&sorts["rank"]),
+        serde_json::json!({"key": "rank", "numeric": false, "pages": [1, 0, 2]})
+    );
+
+    // Every page's record, in the fragments.
+    let read = read_site(site.path(), &[], false, Language::English).unwrap();
+    let words = |url: &str| -> usize {
+        read.passages
+            .iter()
+            .filter(|p| p.passage.url.as_deref().unwrap().split('#').next() == Some(url))
+            .map(|p| p.passage.text.split_whitespace().count())
+            .sum()
+    };
+    let pages = fragment_pages(site.path(), en["pieces"].as_str().unwrap());
+    assert_eq!(pages.keys().copied().collect::<Vec<_>>(), [0, 1, 2, 3]);
+    assert_eq!(
+        pages[&0],
+        serde_json::json!({
+            "id": 0, "url": "/a.html",
+            "meta": {"title": "Alpha gears", "image": "/a.png", "image_alt": "Alpha"},
+            "filters": {"section": ["library"]},
+            "sort": {"date": "2021-05-01", "rank": "2", "weight": "10"},
+            "word_count": words("/a.html"),
+        })
+    );
+    assert!(words("/a.html") > 10);
+    assert_eq!(
+        pages[&1]["meta"],
+        serde_json::json!({"title": "Beta spindles", "author": "Ada Lovelace"})
+    );
+    assert_eq!(
+        pages[&1]["filters"],
+        serde_json::json!({"section": ["tutorial", "library"]})
+    );
+    assert_eq!(
+        pages[&3],
+        serde_json::json!({
+            "id": 3, "url": "/d.html", "meta": {"title": "Delta notes"}, "filters": {},
+            "sort": {}, "word_count": words("/d.html"),
+        })
+    );
+    let de_pages = fragment_pages(site.path(), de["pieces"].as_str().unwrap());
+    assert_eq!(de_pages[&0]["url"], "/de.html");
+
+    // The reserved key is left out and named.
+    let reserved: Vec<&hipporag_indexer::site::PageProblem> = r
+        .problems
+        .iter()
+        .filter(|p| p.problem == hipporag_indexer::site::Problem::ReservedFilterKey)
+        .collect();
+    assert_eq!(reserved.len(), 1, "{:?}", r.problems);
+    assert!(
+        reserved[0].page == "b.html"
+            && !reserved[0].left_out
+            && reserved[0].detail.contains("\"any\"")
+    );
+
+    // Same inputs, same bytes.
+    let again = tempfile::tempdir().unwrap();
+    write(again.path());
+    build_site(again.path(), &enc, None, &lean, &()).unwrap();
+    assert_eq!(output(again.path()), files);
+
+    // A site without the attributes: no filter or sort piece; fragments with each page's title.
+    let plain = tempfile::tempdir().unwrap();
+    write_site(plain.path());
+    let p = build_site(plain.path(), &enc, None, &lean, &()).unwrap();
+    let files = output(plain.path());
+    let entry: serde_json::Value = serde_json::from_slice(&files["hipporag-entry.json"]).unwrap();
+    for e in [&entry, &entry["languages"][0]] {
+        assert!(
+            e.get("filters").is_none() && e.get("sorts").is_none(),
+            "{e}"
+        );
+    }
+    assert_eq!(
+        files.keys().filter(|f| f.starts_with("index/")).count(),
+        1 + p.piece_counts.total()
+    );
+    let pages = fragment_pages(plain.path(), entry["pieces"].as_str().unwrap());
+    let titles: Vec<&str> = pages
+        .values()
+        .map(|r| r["meta"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Gears", "Widgets", "Release notes"]);
+}
+
+/// Every file below `base`, by its `/`-separated path relative to it.
+fn tree(base: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut open = vec![base.to_path_buf()];
+    while let Some(dir) = open.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                open.push(p);
+            } else {
+                let rel = p.strip_prefix(base).unwrap().to_string_lossy();
+                out.insert(rel.replace('\\', "/"), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Asserts that two output trees hold the same files with the same bytes, naming those that
+/// differ.
+fn assert_same_files(got: &BTreeMap<String, Vec<u8>>, expected: &BTreeMap<String, Vec<u8>>) {
+    let only = |a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>| -> Vec<String> {
+        a.keys().filter(|k| !b.contains_key(*k)).cloned().collect()
+    };
+    let (extra, missing) = (only(got, expected), only(expected, got));
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "extra {extra:?}, missing {missing:?}"
+    );
+    let differ: Vec<&String> = got
+        .iter()
+        .filter(|(k, v)| expected[*k] != **v)
+        .map(|(k, _)| k)
+        .collect();
+    assert!(differ.is_empty(), "differ: {differ:?}");
+}
+
+/// The URLs of a read site's pages, in order.
+fn page_urls(read: &hipporag_indexer::site::SitePages) -> Vec<&str> {
+    read.pages.iter().map(|p| p.url.as_str()).collect()
+}
+
+/// Pagefind's `glob`: which files are pages, `*` within a directory and `**` across them; a
+/// `.md` page is still Markdown; `--exclude` still leaves pages out; a bad glob is named.
+#[test]
+fn the_glob_picks_the_pages() {
+    use hipporag_indexer::site::ReadOptions;
+    let tmp = tempfile::tempdir().unwrap();
+    write_site(tmp.path());
+    std::fs::write(
+        tmp.path().join("guide/notes.txt"),
+        "<h1>Plain</h1><p>Text read as HTML.</p>",
+    )
+    .unwrap();
+    let read = |glob: &str, exclude: &[String]| {
+        let opts = ReadOptions {
+            glob: Some(glob.into()),
+            ..ReadOptions::new(exclude, false, Language::English)
+        };
+        hipporag_indexer::site::read_site_with(tmp.path(), &opts).unwrap()
+    };
+    let default = read_site(tmp.path(), &[], false, Language::English).unwrap();
+    assert_eq!(
+        page_urls(&default),
+        ["/guide/gears.html", "/index.html", "/notes.html"]
+    );
+    assert_eq!(
+        page_urls(&read("**/*.{html,htm,md}", &[])),
+        page_urls(&default)
+    );
+    assert_eq!(
+        page_urls(&read("*.html", &[])),
+        ["/index.html"],
+        "* stays in its directory"
+    );
+    assert_eq!(
+        page_urls(&read("**/*.html", &[])),
+        ["/guide/gears.html", "/index.html"]
+    );
+    assert_eq!(page_urls(&read("*.md", &[])), ["/notes.html"]);
+    assert_eq!(
+        page_urls(&read("guide/**", &[])),
+        ["/guide/gears.html", "/guide/notes.txt"]
+    );
+    assert_eq!(
+        page_urls(&read("**/*", &["guide/**".into()])),
+        ["/index.html", "/notes.html"]
+    );
+    let opts = ReadOptions {
+        glob: Some("**/*.{html".into()),
+        ..ReadOptions::new(&[], false, Language::English)
+    };
+    let e = hipporag_indexer::site::read_site_with(tmp.path(), &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--glob (glob) \"**/*.{html\""), "{e}");
+}
+
+/// Pagefind's `force_language`: every page in one language, whatever its `<html lang>`; one
+/// index for the site. A tag without an analysis of its own keeps its tag.
+#[test]
+fn force_language_reads_every_page_in_one_language() {
+    use hipporag_indexer::site::ReadOptions;
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let site = tempfile::tempdir().unwrap();
+    write_site(site.path());
+    std::fs::write(
+        site.path().join("de.html"),
+        r#"<html lang="de"><body><main><h1>Zahnräder</h1><p>Ein Zahnrad dreht die Spindel.</p></main></body></html>"#,
+    )
+    .unwrap();
+    let opts = ReadOptions {
+        force_language: Some("de-CH".into()),
+        ..ReadOptions::new(&[], false, Language::English)
+    };
+    let read = hipporag_indexer::site::read_site_with(site.path(), &opts).unwrap();
+    assert!(read.passages.iter().all(|p| p.language == Language::German));
+    assert_eq!(read.languages.keys().collect::<Vec<_>>(), ["de"]);
+    let enc = HashedNgramEncoder::default();
+    let r = build_site(
+        site.path(),
+        &enc,
+        None,
+        &SiteOptions {
+            force_language: Some("cs".into()),
+            full_index: false,
+            ..opts_for(pkg.path())
+        },
+        &(),
+    )
+    .unwrap();
+    let langs: Vec<(&str, &[String])> = r
+        .languages
+        .iter()
+        .map(|l| (l.lang.as_str(), l.tags.as_slice()))
+        .collect();
+    assert_eq!(langs, [("und", &["cs".to_string()][..])]);
+    assert_eq!(r.pages, 4);
+}
+
+/// `opts` of a lean site.
+fn opts_for(pkg: &Path) -> SiteOptions {
+    SiteOptions {
+        full_index: false,
+        ..opts(pkg)
+    }
+}
+
+/// The root selector and exclude selectors on a whole build: a page where the root matches
+/// nothing is left out and named; the rest is read inside the root, less the excluded.
+#[test]
+fn root_and_exclude_selectors_reach_the_build() {
+    use hipporag_indexer::site::Problem;
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(
+        site.path().join("a.html"),
+        r#"<html><body><div class="sidebar"><p>Sidebar links</p></div><article><h1>Gears</h1><p>A Gear turns a Spindle.</p><p class="ad">Buy gears now.</p></article></body></html>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        site.path().join("b.html"),
+        r#"<html><body><p>A listing without an article.</p></body></html>"#,
+    )
+    .unwrap();
+    let enc = HashedNgramEncoder::default();
+    let opts = SiteOptions {
+        root_selector: Some("article".into()),
+        exclude_selectors: vec![".ad".into()],
+        ..opts_for(pkg.path())
+    };
+    let r = build_site(site.path(), &enc, None, &opts, &()).unwrap();
+    assert_eq!((r.pages, r.failed_pages, r.passages), (1, 1, 1));
+    assert_eq!(r.problems.len(), 1);
+    assert_eq!(
+        (r.problems[0].page.as_str(), r.problems[0].problem),
+        ("b.html", Problem::NoRoot)
+    );
+    assert!(r.problems[0].detail.contains("\"article\""));
+    let read = hipporag_indexer::site::read_site_with(
+        site.path(),
+        &hipporag_indexer::site::ReadOptions {
+            root_selector: Some("article".into()),
+            exclude_selectors: vec![".ad".into()],
+            ..hipporag_indexer::site::ReadOptions::new(&[], false, Language::English)
+        },
+    )
+    .unwrap();
+    assert_eq!(read.passages[0].passage.text, "A Gear turns a Spindle.");
+    let bad = SiteOptions {
+        exclude_selectors: vec!["p >".into()],
+        ..opts_for(pkg.path())
+    };
+    let e = build_site(site.path(), &enc, None, &bad, &())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("--exclude-selectors (exclude_selectors) \"p >\""),
+        "{e}"
+    );
+}
+
+/// Pagefind's `output_subdir` and `output_path`: the same files as `_hipporag/`, elsewhere; an
+/// output inside the site is not read as pages; a directory that holds the site, or that is
+/// not empty and no previous output, is refused (the build replaces it whole).
+#[test]
+fn the_output_goes_where_it_is_asked_with_the_same_bytes() {
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let default = tempfile::tempdir().unwrap();
+    write_site(default.path());
+    build_site(default.path(), &enc, None, &opts_for(pkg.path()), &()).unwrap();
+    let expected = tree(&default.path().join(OUTPUT_DIR));
+    assert!(expected.contains_key("hipporag-entry.json"));
+
+    // A subdirectory of the site, twice (the second build replaces the first).
+    let site = tempfile::tempdir().unwrap();
+    write_site(site.path());
+    let sub = site.path().join("assets/search");
+    let with_sub = SiteOptions {
+        output: Some(sub.clone()),
+        ..opts_for(pkg.path())
+    };
+    for _ in 0..2 {
+        build_site(site.path(), &enc, None, &with_sub, &()).unwrap();
+        assert_same_files(&tree(&sub), &expected);
+        assert!(!site.path().join(OUTPUT_DIR).exists());
+    }
+    // A page in the output directory is none of the site's.
+    std::fs::write(sub.join("stray.html"), "<h1>Stray</h1><p>Not a page.</p>").unwrap();
+    let read = hipporag_indexer::site::read_site_with(
+        site.path(),
+        &hipporag_indexer::site::ReadOptions {
+            skip_dir: Some(sub.clone()),
+            ..hipporag_indexer::site::ReadOptions::new(&[], false, Language::English)
+        },
+    )
+    .unwrap();
+    assert_eq!(read.files, 3);
+    // (Once the output is elsewhere, this directory is the site's.)
+    std::fs::remove_file(sub.join("stray.html")).unwrap();
+
+    // Outside the site.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = elsewhere.path().join("out/search");
+    let outside = SiteOptions {
+        output: Some(out.clone()),
+        ..opts_for(pkg.path())
+    };
+    build_site(site.path(), &enc, None, &outside, &()).unwrap();
+    assert_same_files(&tree(&out), &expected);
+
+    // Refused: the site itself, a directory holding it, a directory of other files, a file.
+    for (out, why) in [
+        (site.path().to_path_buf(), "it holds the site"),
+        (site.path().join("guide/.."), "it holds the site"),
+        (site.path().join("guide"), "no previous output"),
+        (site.path().join("index.html"), "not a directory"),
+    ] {
+        let refused = SiteOptions {
+            output: Some(out),
+            ..opts_for(pkg.path())
+        };
+        let e = build_site(site.path(), &enc, None, &refused, &())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why), "{e}");
+    }
+    assert!(site.path().join("guide/gears.html").is_file());
 }

@@ -258,6 +258,11 @@ fn a_site_of_hostile_pages_builds_and_names_each_bad_page() {
         query_encoder: None,
         full_index: false,
         pieces: Default::default(),
+        glob: None,
+        root_selector: None,
+        exclude_selectors: Vec::new(),
+        force_language: None,
+        output: None,
     };
     let t0 = std::time::Instant::now();
     let r = build_site(

@@ -38,6 +38,17 @@ test("every language has every English string, with the same fields", () => {
   }
 });
 
+test("every string the UI asks for is one of EN's", () => {
+  const src = readFileSync(join(site, "hipporag-ui.js"), "utf8");
+  const asked = [...src.matchAll(/\bt\("(\w+)"/g)].map((m) => m[1]);
+  // The filter pane, the sort select, sub-results and "Load more results" among them.
+  for (const k of "filters filterBy clearFilters noMatch sortBy relevance ascending descending loadMore subResults".split(" ")) {
+    assert.ok(asked.includes(k), `hipporag-ui.js never asks for "${k}"`);
+  }
+  const en = english();
+  for (const k of asked) assert.ok(k in en, `hipporag-ui.js asks for "${k}", which EN lacks`);
+});
+
 /**
  * The codes `Language::code` returns in src/text/language.rs: the string literals of its match,
  * from the function's `{` to the brace that closes the match (string literals and `//` comments

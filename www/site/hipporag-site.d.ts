@@ -5,6 +5,7 @@
 //   const hipporag: typeof import("./hipporag-site.js") = await import("/_hipporag/hipporag-site.js");
 //   const s = await hipporag.search("how do I save a dict to a file as JSON?");
 //   const first = await s.results[0].data();
+//   const docs = await hipporag.search(null, { filters: { section: "library" }, sort: { date: "desc" } });
 
 /**
  * The retrieval method: `hybrid` (the site's default: BM25 fused by page with static
@@ -26,16 +27,102 @@ export interface InitOptions {
   language?: string;
 }
 
+/**
+ * The primary index's options (`options()`), Pagefind's `PagefindIndexOptions`.
+ */
+export interface IndexOptions extends InitOptions {
+  /**
+   * The URL of the site's `_hipporag/` directory, whose entry and index are loaded (default:
+   * the directory hipporag-site.js was imported from). Read by the first search or init().
+   */
+  basePath?: string;
+  /**
+   * Multiplies this index's scores (default 1): with merged indexes (`mergeIndex()`), one
+   * site's results rank higher or lower than another's.
+   */
+  indexWeight?: number;
+  /**
+   * Filter values every page of this index has, as if each page were tagged with them:
+   * `{site: "Blog"}` or `{site: ["Blog", "News"]}` (Pagefind's `mergeFilter`), so that a
+   * filter tells merged indexes apart. Counted by `filters()` and in a search's counts.
+   */
+  mergeFilter?: Record<string, string | string[]>;
+  /** Accepted as Pagefind's, and ignored: an excerpt is 30 words (src/search/excerpt.rs). */
+  excerptLength?: number;
+}
+
+/** Options of another site's index (`mergeIndex()`), Pagefind's. */
+export interface MergeIndexOptions {
+  /** Multiplies this index's scores (default 1). */
+  indexWeight?: number;
+  /** Filter values every page of this index has (see `IndexOptions.mergeFilter`). */
+  mergeFilter?: Record<string, string | string[]>;
+  /** Which of its per-language indexes to search (default: the page's language, as init()). */
+  language?: string;
+  /**
+   * Prefix of its result URLs (default: the directory holding its `_hipporag/`, with the
+   * origin when another origin's: `https://docs.example.com/`).
+   */
+  baseUrl?: string;
+}
+
+/**
+ * A filter value, Pagefind's syntax: a string matches the pages tagged with it; an array
+ * matches the pages tagged with all of its items; `{any: …}` one or more of the conditions
+ * in it, `{all: …}` every one, `{none: …}` none of them (the pages `any` does not match), `{not:
+ * …}` the pages `all` does not match; these nest in each other, in arrays and objects. A
+ * value that is not a string (a number, a boolean, null) is ignored, as Pagefind ignores it.
+ */
+export type FilterValue = string | FilterValue[] | { any?: FilterValue; all?: FilterValue; none?: FilterValue; not?: FilterValue };
+
+/**
+ * Filters, Pagefind's syntax (`data-pagefind-filter`, `data-hipporag-filter`): each key a
+ * filter key and its value a `FilterValue`, all of them required; the keywords `any`, `all`,
+ * `none` and `not` at the top level combine objects or arrays of such objects:
+ * `{any: [{author: "Pagefind", tag: "Article"}, {author: "CloudCannon"}], not: {year: "2018"}}`.
+ * A key or value the index does not have matches no page.
+ */
+export type Filters = { [key: string]: FilterValue | Filters | Filters[] | undefined };
+
+/** Counts of pages per filter key and value, `{key: {value: count}}` (Pagefind's `PagefindFilterCounts`). */
+export type FilterCounts = Record<string, Record<string, number>>;
+
 export interface SearchOptions {
-  /** Pages returned (default 8), drawn from the top `topK × 8` passages. */
+  /**
+   * Pages returned (default 8), drawn from the top `topK × 8` passages, when ranked without
+   * a sort. A sort or a listing (`search(null)`) is not cut.
+   */
   topK?: number;
   /**
    * Default: the site's (`hybrid`). A lean site answers `hybrid` and `bm25` from its index in
    * pieces; `hipporag1`, `hipporag2` and `dense` load the single-file index, which only a site
    * built with `hipporag site --full-index` (or `--encoder minilm`) has; otherwise the search
-   * rejects with an Error saying so.
+   * rejects with an Error saying so. Such a mode ranks every passage, then filters (and
+   * searches the primary index only, as merged indexes are in pieces).
    */
   mode?: SearchMode;
+  /**
+   * Only pages matching these filters (Pagefind's `filters`): the ranking scores their
+   * passages alone, so `topK` is filled from them. Loads the filter pieces of the keys named,
+   * once.
+   */
+  filters?: Filters;
+  /**
+   * `{key: "asc" | "desc"}` (`data-pagefind-sort`; the first key only, as Pagefind): every page
+   * the ranking scores above 0 (within `filters`), or every page of a listing, in the order of
+   * its value for `key` (numbers when every page's value is one, else text), not cut at
+   * `topK`; pages without the key are left out. Across merged indexes, pages interleave by
+   * their rank within their own index. A key no index has is ignored (with a warning).
+   */
+  sort?: Record<string, "asc" | "desc">;
+}
+
+/** Options of `preload()`. */
+export interface PreloadOptions {
+  /** Also loads the filter pieces these filters name. */
+  filters?: Filters;
+  /** Also loads this sort's piece. */
+  sort?: Record<string, "asc" | "desc">;
 }
 
 /** A phrase a result drew its score from: `count` occurrences × PPR probability `ppr` = `score`. */
@@ -95,7 +182,22 @@ export type SearchErrorKind = "piece.missing" | "piece.fetch" | "format.invalid"
 export interface ResultData {
   /** The page and the passage's anchor (`baseUrl` + `page.html#anchor`), or null for a passage without a URL. */
   url: string | null;
+  /** `url` as the index stores it, without `baseUrl` (Pagefind's `raw_url`). */
+  raw_url: string | null;
+  /** The passage's heading path (`json — … › Basic Usage`). */
   title: string;
+  /**
+   * The page's metadata (Pagefind's `meta`: `data-pagefind-meta`, with `title` from its first
+   * `h1` and `image`, `image_alt` from the first image after it). An index without page
+   * records (a semantic-tier site, `hipporag pieces`) gives `{title}`, the first part of the
+   * heading path.
+   */
+  meta: Record<string, string>;
+  /**
+   * The page's filter values (`data-pagefind-filter`), and its index's `mergeFilter` values
+   * (Pagefind's `filters`).
+   */
+  filters: Record<string, string[]>;
   /**
    * HTML: the window of the passage (30 words) with the most query words, those in `<mark>`,
    * every other character escaped (as Pagefind's `excerpt`).
@@ -109,13 +211,41 @@ export interface ResultData {
    * opening only).
    */
   content: string;
+  /**
+   * Words of the page's passages, split at whitespace (Pagefind's `word_count`); of the
+   * passage alone for an index without page records.
+   */
+  word_count: number;
+  /**
+   * The page's passages the ranking scored above 0, best first (of those a search without
+   * filters or sort asks for: the top `topK × 8`), Pagefind's `sub_results`; empty for a
+   * listing (`search(null)`).
+   */
+  sub_results: SubResult[];
   /** The phrases a graph mode's score came from; empty for a search of the index in pieces. */
   contributions: Contribution[];
 }
 
+/** A passage of a result's page (Pagefind's `PagefindSubResult`). */
+export interface SubResult {
+  /** Its own heading: the last part of its heading path. */
+  title: string;
+  /** `baseUrl` + the passage's URL, with its `#anchor`. */
+  url: string | null;
+  /** HTML, as `ResultData.excerpt`, of this passage. */
+  excerpt: string;
+  excerptSegments: string[];
+  /** The heading's id the URL points at; absent for a passage before the page's first anchor. */
+  anchor?: { id: string };
+}
+
 export interface Result {
-  /** The passage id. */
+  /** The passage id (of its own index; merged indexes number theirs from 0 too). */
   id: number;
+  /**
+   * The best passage's score × its index's `indexWeight`; 0 in a listing; sorted results keep
+   * the ranking's score.
+   */
   score: number;
   data(): Promise<ResultData>;
 }
@@ -133,8 +263,26 @@ export interface Search {
   explanation: Explanation;
   /** Milliseconds per step, measured in the page. */
   timings: { entitiesMs: number; encodeMs: number; retrieveMs: number };
-  /** One per page, best first. */
+  /** One per page, best first (or in `sort` order, or page order for a listing). */
   results: Result[];
+  /**
+   * Pages the query matches without `filters`, over every index searched (Pagefind's
+   * `unfilteredResultCount`): the pages with a passage the ranking scores above 0. A search
+   * without filters, sort or filter pieces loaded asks the ranking for `topK × 8` passages
+   * only and counts their pages. A listing matches no term: 0, as Pagefind.
+   */
+  unfilteredResultCount: number;
+  /**
+   * For each filter key and value loaded (`filters()`, or named by a search's filters, and
+   * `mergeFilter` values), how many of the pages this search matched have it, before the
+   * `topK` cut (Pagefind's `filters`); `{}` when none is loaded.
+   */
+  filters: FilterCounts;
+  /**
+   * The same counts over the pages the query matches without `filters` (Pagefind's
+   * `totalFilters`); zeros for a listing, as Pagefind's.
+   */
+  totalFilters: FilterCounts;
   /**
    * `lean`: ranked without a model in the page (every search of a site built with the default
    * encoder). `semantic`: the query's all-MiniLM-L6-v2 embedding took part (`hipporag site
@@ -156,8 +304,46 @@ export interface Search {
  */
 export function init(options?: InitOptions): Promise<void>;
 
-/** Ranks the site's pages for `query`; a page appears once, as its best-scoring passage. */
-export function search(query: string, options?: SearchOptions): Promise<Search>;
+/**
+ * Sets the primary index's options (Pagefind's `options()`): `baseUrl`, `indexWeight` and
+ * `mergeFilter` take effect at the next search; `basePath` and `language` only before the
+ * first search (or init()).
+ */
+export function options(options: IndexOptions): Promise<void>;
+
+/**
+ * Ranks the site's pages for `query`; a page appears once, as its best-scoring passage. A
+ * `query` of null or "" lists the pages matching `options.filters` (every page without) in
+ * page order, or `options.sort` order, ranked by nothing (Pagefind's `search(null, …)`).
+ */
+export function search(query: string | null, options?: SearchOptions): Promise<Search>;
 
 /** `search()` after `ms` (default 300) of quiet; resolves to null when a later call superseded this one. */
-export function debouncedSearch(query: string, options?: SearchOptions, ms?: number): Promise<Search | null>;
+export function debouncedSearch(query: string | null, options?: SearchOptions, ms?: number): Promise<Search | null>;
+
+/**
+ * Every filter key and value of the primary and merged indexes, with how many pages have it,
+ * added up (Pagefind's `filters()`); loads every filter piece (once), so later searches give
+ * counts too.
+ */
+export function filters(): Promise<FilterCounts>;
+
+/**
+ * The sort keys of the primary and merged indexes (`data-pagefind-sort`), sorted: the keys
+ * `SearchOptions.sort` takes. Not in Pagefind's API; fetches nothing.
+ */
+export function sorts(): Promise<string[]>;
+
+/**
+ * Fetches the pieces a search for `query` needs in every index (its words' pieces, and the
+ * filter and sort pieces `options` name), ranking nothing (Pagefind's `preload()`).
+ */
+export function preload(query: string | null, options?: PreloadOptions): Promise<void>;
+
+/**
+ * Searches another `hipporag site` build too (Pagefind's `mergeIndex()`): `url` is its
+ * `_hipporag/` directory (another origin's needs CORS). Searches and `filters()` then span
+ * every index; results merge by score × `indexWeight` (ties: the primary first). Both sites
+ * must be in pieces (lean sites): the primary's search module searches every index.
+ */
+export function mergeIndex(url: string, options?: MergeIndexOptions): Promise<void>;

@@ -1,19 +1,82 @@
 //! Fragment pieces: what a result shows of its passage, as JSON, in runs of passages in
 //! passage order (a page's passages together), cut every
 //! [`PieceOptions::fragment_piece_gzip_bytes`] of gzipped JSON (more on a site past
-//! [`MAX_FRAGMENT_PIECES`] of them).
+//! [`MAX_FRAGMENT_PIECES`] of them). Given page records (`hipporag site`), each piece also
+//! holds the record of every page with a passage in its run ([`PageRecord`]).
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use flate2::Compression;
-use hipporag_wasm::index::{IndexData, Passage};
+use hipporag_wasm::index::{IndexData, Passage, passage_pages};
 use hipporag_wasm::pieces::FragmentRange;
+use serde::Serialize;
 
 use super::cut::capped_runs;
 use super::{MAX_FRAGMENT_PIECES, Piece, PieceOptions, gzip};
+use crate::{Error, Result};
 
-/// The fragment pieces of `data` (gzipped, unnamed) and their first passages.
-pub(super) fn pieces(data: &IndexData, opts: &PieceOptions) -> (Vec<FragmentRange>, Vec<Piece>) {
+/// A page of a site's index as its fragment pieces list it (`"pages"`, beside `"passages"`):
+/// what a result shows of its page and what the page's filters, sorts and `data()` read
+/// (Pagefind's fragment fields: <https://pagefind.app/docs/api/#loading-a-result>). Serialised
+/// as `{"id", "url", "meta", "filters", "sort", "word_count"}`, map keys sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PageRecord {
+    /// Its page id: its index in the index's pages ([`passage_pages`]: numbered by first
+    /// appearance of their URL without `#anchor`, in passage order).
+    pub id: u32,
+    /// Its URL without `#anchor`, as its passages' URLs have it (`/guide/gears.html`).
+    pub url: String,
+    /// Metadata key → value (Pagefind's `data-pagefind-meta`, the automatic `title`, …).
+    pub meta: BTreeMap<String, String>,
+    /// Filter key → the page's values, in document order (`data-pagefind-filter`).
+    pub filters: BTreeMap<String, Vec<String>>,
+    /// Sort key → the page's value (`data-pagefind-sort`).
+    pub sort: BTreeMap<String, String>,
+    /// Words of its passages' whole texts, split on whitespace.
+    pub word_count: usize,
+}
+
+/// Checks that `records` are the pages of `passages`: one record per page id
+/// ([`passage_pages`]), the record at index `k` with id `k`; returns the passages' page ids.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] naming the first record whose `id` is wrong, or the counts when
+/// they differ.
+pub(super) fn check_pages(passages: &[Passage], records: &[PageRecord]) -> Result<Vec<u32>> {
+    let pages = passage_pages(passages);
+    let count = pages.iter().max().map_or(0, |&m| m as usize + 1);
+    if records.len() != count {
+        return Err(Error::InvalidRequest(format!(
+            "page records: {} records for the {count} pages of {} passages",
+            records.len(),
+            passages.len()
+        )));
+    }
+    if let Some((k, r)) = records
+        .iter()
+        .enumerate()
+        .find(|(k, r)| r.id as usize != *k)
+    {
+        return Err(Error::InvalidRequest(format!(
+            "page records: record {k} has id {}, expected {k} (records in page-id order)",
+            r.id
+        )));
+    }
+    Ok(pages)
+}
+
+/// The fragment pieces of `data` (gzipped, unnamed) and their first passages; with `pages`
+/// (the index's page records, checked by [`check_pages`]), each piece lists the records of the
+/// pages its passages belong to, and each page's record counts in the share of its first
+/// passage where pieces are cut. Without, the pieces are `{"passages": [...]}` alone, as
+/// before page records existed (`hipporag pieces`).
+pub(super) fn pieces(
+    data: &IndexData,
+    opts: &PieceOptions,
+    pages: Option<(&[PageRecord], &[u32])>,
+) -> (Vec<FragmentRange>, Vec<Piece>) {
     // Each passage's JSON object, written once: its compressed share and its piece read it.
     let json: Vec<String> = data
         .passages
@@ -21,7 +84,35 @@ pub(super) fn pieces(data: &IndexData, opts: &PieceOptions) -> (Vec<FragmentRang
         .enumerate()
         .map(|(j, p)| passage_json(j, p, opts.fragment_text_chars))
         .collect();
-    let sizes = compressed_sizes(&json);
+    // Each page's record's JSON, and each passage's page.
+    let pages: Option<(Vec<String>, &[u32])> = pages.map(|(records, ids)| {
+        let json = records
+            .iter()
+            .map(|r| serde_json::to_string(r).expect("a page record serialises"))
+            .collect();
+        (json, ids)
+    });
+    let sizes = match &pages {
+        Some((page_json, ids)) => {
+            // A page's record is measured with its first passage (ids are numbered by first
+            // appearance).
+            let mut seen = 0;
+            let measured: Vec<Cow<'_, str>> = json
+                .iter()
+                .zip(ids.iter())
+                .map(|(p, &id)| {
+                    if id as usize == seen {
+                        seen += 1;
+                        Cow::Owned(format!("{p}{}", page_json[id as usize]))
+                    } else {
+                        Cow::Borrowed(p.as_str())
+                    }
+                })
+                .collect();
+            compressed_sizes(&measured)
+        }
+        None => compressed_sizes(&json),
+    };
     let runs = capped_runs(
         json.len(),
         opts.fragment_piece_gzip_bytes,
@@ -34,7 +125,18 @@ pub(super) fn pieces(data: &IndexData, opts: &PieceOptions) -> (Vec<FragmentRang
             first: r.start as u32,
         })
         .collect();
-    let pieces = crate::parallel::map(&runs, |r| fragment_piece(&json[r.clone()]));
+    let pieces = crate::parallel::map(&runs, |r| {
+        let records: Option<Vec<&str>> = pages.as_ref().map(|(page_json, ids)| {
+            let mut in_run: Vec<u32> = ids[r.clone()].to_vec();
+            in_run.sort_unstable();
+            in_run.dedup();
+            in_run
+                .iter()
+                .map(|&id| page_json[id as usize].as_str())
+                .collect()
+        });
+        fragment_piece(&json[r.clone()], records.as_deref())
+    });
     (ranges, pieces)
 }
 
@@ -49,9 +151,20 @@ fn passage_json(j: usize, p: &Passage, chars: usize) -> String {
     .to_string()
 }
 
-/// A fragment piece of `passages` (each one's JSON), gzipped: `{"passages": [...]}`.
-fn fragment_piece(passages: &[String]) -> Piece {
-    gzip(format!("{{\"passages\":[{}]}}", passages.join(",")).as_bytes())
+/// A fragment piece of `passages` (each one's JSON), gzipped: `{"passages": [...]}`, or with
+/// page records (each one's JSON) `{"passages": [...], "pages": [...]}`.
+fn fragment_piece(passages: &[String], pages: Option<&[&str]>) -> Piece {
+    let passages = passages.join(",");
+    match pages {
+        None => gzip(format!("{{\"passages\":[{passages}]}}").as_bytes()),
+        Some(pages) => gzip(
+            format!(
+                "{{\"passages\":[{passages}],\"pages\":[{}]}}",
+                pages.join(",")
+            )
+            .as_bytes(),
+        ),
+    }
 }
 
 /// The opening of `text` a fragment holds, at most `chars` characters: all of it when it fits
@@ -89,8 +202,8 @@ const SIZE_GROUP: usize = 4_096;
 /// after each (a sync flush), each group's growth shared among its texts by their lengths. So a
 /// share counts what the texts before it let deflate reuse, as a piece of consecutive passages
 /// would, and the flushes' block headers do not swamp the shares of short, repetitive texts.
-fn compressed_sizes(texts: &[String]) -> Vec<usize> {
-    let runs: Vec<&[String]> = texts.chunks(SIZE_RUN).collect();
+fn compressed_sizes<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<usize> {
+    let runs: Vec<&[S]> = texts.chunks(SIZE_RUN).collect();
     crate::parallel::map(&runs, |run| run_shares(run))
         .into_iter()
         .flatten()
@@ -98,11 +211,11 @@ fn compressed_sizes(texts: &[String]) -> Vec<usize> {
 }
 
 /// [`compressed_sizes`] of one run, in one deflate stream.
-fn run_shares(run: &[String]) -> Vec<usize> {
+fn run_shares<S: AsRef<str>>(run: &[S]) -> Vec<usize> {
     let mut e = flate2::write::DeflateEncoder::new(Vec::new(), Compression::best());
     let mut out = Vec::with_capacity(run.len());
     let (mut first, mut raw, mut start) = (0, 0, 0);
-    for (k, t) in run.iter().enumerate() {
+    for (k, t) in run.iter().map(AsRef::as_ref).enumerate() {
         e.write_all(t.as_bytes())
             .expect("writing to a Vec cannot fail");
         raw += t.len();
@@ -110,9 +223,9 @@ fn run_shares(run: &[String]) -> Vec<usize> {
             e.flush().expect("writing to a Vec cannot fail");
             let grown = (e.get_ref().len() - start) as f64;
             out.extend(
-                run[first..=k]
-                    .iter()
-                    .map(|t| (grown * t.len() as f64 / raw.max(1) as f64).round() as usize),
+                run[first..=k].iter().map(|t| {
+                    (grown * t.as_ref().len() as f64 / raw.max(1) as f64).round() as usize
+                }),
             );
             (first, raw, start) = (k + 1, 0, e.get_ref().len());
         }
@@ -159,7 +272,7 @@ mod tests {
         }));
         let gz = |cut: &[std::ops::Range<usize>]| -> Vec<usize> {
             cut.iter()
-                .map(|run| fragment_piece(&records[run.clone()]).bytes.len())
+                .map(|run| fragment_piece(&records[run.clone()], None).bytes.len())
                 .collect()
         };
         let spread = |sizes: &[usize]| {
@@ -173,6 +286,138 @@ mod tests {
         let raw_target = records.iter().map(|r| r.len()).sum::<usize>() / by_share.len();
         let by_raw = gz(&runs(records.len(), raw_target, |j| records[j].len()));
         assert!(spread(&by_raw) > 3.0, "raw bytes: {by_raw:?}");
+    }
+
+    /// Twelve passages on four pages (three each), cut into fragments of a few passages.
+    fn small_index() -> hipporag_wasm::index::IndexData {
+        let passages = (0..12)
+            .map(|j| hipporag_wasm::index::Passage {
+                title: format!("Page {} › Part {j}", j / 3),
+                text: format!(
+                    "Part {j} of page {} tells how gear {j} turns spindle {} on the engine.",
+                    j / 3,
+                    j * 7
+                ),
+                url: Some(format!("/p{}.html#part-{j}", j / 3)),
+            })
+            .collect();
+        crate::pipeline::index_passages(
+            passages,
+            Some(hipporag_wasm::text::Language::English),
+            &hipporag_wasm::embeddings::HashedNgramEncoder::default(),
+            &Default::default(),
+            &(),
+        )
+        .unwrap()
+        .0
+    }
+
+    fn gunzip(bytes: &[u8]) -> String {
+        use std::io::Read;
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    }
+
+    /// Without page records the fragments are `{"passages": [...]}` alone (what `hipporag
+    /// pieces` wrote before records existed); with them, each piece lists the records of its
+    /// passages' pages, a page cut between two pieces in both, and the other pieces are the
+    /// same.
+    #[test]
+    fn fragments_list_their_pages_only_when_given_records() {
+        use super::super::{PieceKind, PieceOptions, write, write_with_pages};
+        use super::PageRecord;
+        let data = small_index();
+        let opts = PieceOptions {
+            fragment_piece_gzip_bytes: 120,
+            ..Default::default()
+        };
+        let fragments = |files: &super::super::PieceFiles| -> Vec<serde_json::Value> {
+            let first = files.counts.total() - files.counts.fragment;
+            assert_eq!(files.counts.by_kind()[3].0, PieceKind::Fragment);
+            files.pieces[first..]
+                .iter()
+                .map(|p| serde_json::from_str(&gunzip(&p.bytes)).unwrap())
+                .collect()
+        };
+        let plain = write(&data, &opts).unwrap();
+        assert_eq!(
+            plain.pieces,
+            write_with_pages(&data, &opts, None).unwrap().pieces
+        );
+        let plain_fragments = fragments(&plain);
+        assert!(plain_fragments.len() >= 3, "{}", plain_fragments.len());
+        for (f, p) in plain_fragments
+            .iter()
+            .zip(&plain.pieces[plain.pieces.len() - plain_fragments.len()..])
+        {
+            assert_eq!(
+                f.as_object().unwrap().keys().collect::<Vec<_>>(),
+                ["passages"]
+            );
+            assert!(gunzip(&p.bytes).starts_with("{\"passages\":[{"));
+        }
+
+        let records: Vec<PageRecord> = (0..4)
+            .map(|id| PageRecord {
+                id,
+                url: format!("/p{id}.html"),
+                meta: [("title".to_string(), format!("Page {id}"))].into(),
+                filters: [("n".to_string(), vec![format!("{id}")])].into(),
+                word_count: 40,
+                ..Default::default()
+            })
+            .collect();
+        let with = write_with_pages(&data, &opts, Some(&records)).unwrap();
+        let mut seen = vec![0; 4];
+        for f in fragments(&with) {
+            let mut pages: Vec<u64> = f["passages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["id"].as_u64().unwrap() / 3)
+                .collect();
+            pages.dedup();
+            let listed: Vec<u64> = f["pages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["id"].as_u64().unwrap())
+                .collect();
+            assert_eq!(listed, pages, "{f}");
+            for r in f["pages"].as_array().unwrap() {
+                let id = r["id"].as_u64().unwrap() as usize;
+                seen[id] += 1;
+                assert_eq!(*r, serde_json::to_value(&records[id]).unwrap());
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 1), "{seen:?}");
+        assert!(
+            seen.iter().any(|&n| n >= 2),
+            "no page straddles two pieces: {seen:?}"
+        );
+        // Term and phrase pieces do not depend on the records.
+        let others = |f: &super::super::PieceFiles| {
+            f.pieces[..f.counts.term + f.counts.cluster + f.counts.phrase]
+                .iter()
+                .map(|p| p.bytes.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(others(&plain), others(&with));
+
+        // Records that are not the passages' pages are refused, naming what is wrong.
+        let err = write_with_pages(&data, &opts, Some(&records[..3]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("3 records for the 4 pages"), "{err}");
+        let mut shuffled = records.clone();
+        shuffled.swap(1, 2);
+        let err = write_with_pages(&data, &opts, Some(&shuffled))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("record 1 has id 2"), "{err}");
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! * fragment pieces of passages in passage order (each passage's text cut to
 //!   [`PieceOptions::fragment_text_chars`]), cut every
 //!   [`PieceOptions::fragment_piece_gzip_bytes`] of gzipped JSON (at most
-//!   [`MAX_FRAGMENT_PIECES`] pieces, `fragment.rs`).
+//!   [`MAX_FRAGMENT_PIECES`] pieces, `fragment.rs`); with page records ([`write_with_pages`],
+//!   `hipporag site`) each also lists its passages' pages ([`PageRecord`]).
 //!
 //! The meta piece is named by its hash; the others by the build id, a hash of them all
 //! ([`hipporag_wasm::pieces::build_id`]), and their kind and number. [`PieceDir`] reads them
@@ -48,7 +49,7 @@ use serde::Serialize;
 use crate::{Error, Result};
 
 pub use dir::PieceDir;
-pub use fragment::fragment_text;
+pub use fragment::{PageRecord, fragment_text};
 pub use phrase::ppr_vectors;
 
 /// Where to cut pieces (uncompressed bytes but for the fragments; a piece ends at the first
@@ -200,6 +201,26 @@ impl PieceCounts {
 /// this version), or holds a term that begins with the deletes dictionary's key prefix (an
 /// index built by an earlier version from text with control characters).
 pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
+    write_with_pages(data, opts, None)
+}
+
+/// [`write()`], with the fragment pieces listing the records of their passages' pages when
+/// `pages` is given: one [`PageRecord`] per page id of `data`'s passages
+/// ([`passage_pages`]), in page-id order. Without records the pieces are [`write()`]'s, byte
+/// for byte.
+///
+/// # Errors
+/// [`write()`]'s, and [`Error::InvalidRequest`] when `pages` are not the passages' pages (a
+/// count or an `id` out of order, named).
+pub fn write_with_pages(
+    data: &IndexData,
+    opts: &PieceOptions,
+    pages: Option<&[PageRecord]>,
+) -> Result<PieceFiles> {
+    let page_ids = match pages {
+        Some(records) => Some(fragment::check_pages(&data.passages, records)?),
+        None => None,
+    };
     let Some(bm25) = &data.bm25 else {
         return Err(Error::InvalidRequest(
             "the index has no BM25 index, which the index in pieces needs: rebuild it with this version of hipporag".into(),
@@ -212,7 +233,8 @@ pub fn write(data: &IndexData, opts: &PieceOptions) -> Result<PieceFiles> {
     (meta.terms, terms) = term::pieces(bm25, statics, opts);
     (meta.clusters, clusters) = statics.map_or_else(Default::default, |s| cluster::pieces(s, opts));
     (meta.phrase_pieces, phrases, meta.phrases) = phrase::pieces(data, meta.damping, opts)?;
-    (meta.fragments, fragments) = fragment::pieces(data, opts);
+    let pages = pages.zip(page_ids.as_deref());
+    (meta.fragments, fragments) = fragment::pieces(data, opts, pages);
     let counts = PieceCounts {
         term: terms.len(),
         cluster: clusters.len(),
@@ -301,8 +323,9 @@ fn gzip_piece<T: PieceSections + Serialize>(tag: &[u8; 4], piece: &T) -> Piece {
     gzip_sections(&sections)
 }
 
-/// `bytes` as one gzip member (cluster and fragment pieces).
-fn gzip(bytes: &[u8]) -> Piece {
+/// `bytes` as one gzip member (cluster and fragment pieces; a site's filter and sort pieces),
+/// at level 9 with no file name and mtime 0, unnamed.
+pub(crate) fn gzip(bytes: &[u8]) -> Piece {
     gzip_sections(&[bytes])
 }
 

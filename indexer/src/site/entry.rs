@@ -2,6 +2,8 @@
 //! pieces, the single file, the search options, the encoder), as one typed value written by
 //! `hipporag site` and `hipporag pieces` alike and read by `hipporag-site.js`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use hipporag_wasm::embeddings::EncoderInfo;
@@ -21,6 +23,14 @@ pub struct SiteEntry {
     pub pieces: Option<String>,
     /// The default language's single file, when written.
     pub index: Option<String>,
+    /// The default language's filter pieces by filter key (its
+    /// [`SiteLanguage::filters`]); absent when it has none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filters: BTreeMap<String, String>,
+    /// The default language's sort pieces by sort key (its [`SiteLanguage::sorts`]); absent
+    /// when it has none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sorts: BTreeMap<String, String>,
     /// The search options the page's `search()` sends (only what differs from
     /// `RetrieveOptions::default()`).
     pub search: SearchDefaults,

@@ -23,11 +23,32 @@
 //! **Code blocks**: text inside `<pre>` keeps its line breaks (one line of section text per code
 //! line) and those lines are listed in [`Section::code_lines`], so that the rule extractor reads
 //! them as code, not prose.
+//!
+//! **Attributes as text** (Pagefind's `data-pagefind-index-attrs`,
+//! <https://pagefind.app/docs/indexing/#adding-html-attributes-to-the-index>): an element of the
+//! main content with `data-pagefind-index-attrs="title,alt"` (or ours,
+//! `data-hipporag-index-attrs`) has those attributes' values read as its text, before its
+//! content, each followed by a `.` when it ends in a word character (as Pagefind writes them:
+//! `Image Title. Image Alt.`); on a heading they open its section's text.
+//!
+//! **Filters, metadata and sort values** come from the whole document ([`super::attributes`]):
+//! [`Page::attributes`].
+//!
+//! **The site's selectors** ([`Selectors`]: Pagefind's `root_selector` and `exclude_selectors`,
+//! `hipporag site --root-selector`, `--exclude-selectors`): the root selector names the
+//! element read as the document (its outermost matches, in document order), and the body
+//! marks, `<main>`, `[role=main]` and `<body>` are looked for inside it, the element itself
+//! when none is there; a page where it matches nothing gives no text
+//! ([`Page::root_missing`]). Elements an exclude selector matches are skipped with their
+//! content, as `data-pagefind-ignore` ones (their filters and metadata still count, as
+//! Pagefind's). A Markdown page has no template: the root selector does not apply to it, the
+//! exclude selectors do.
 
 use std::borrow::Cow;
 
 use scraper::{ElementRef, Html, Node, Selector};
 
+use super::attributes::{PageAttributes, attribute, read_attributes};
 use super::parse::{Dropped, parse_document};
 
 /// One section of a page.
@@ -62,6 +83,50 @@ pub struct Page {
     pub controls: usize,
     /// Start tags the parser dropped past its limits ([`super::parse`]).
     pub dropped: Dropped,
+    /// Its filters, metadata (the automatic `title` among them) and sort values, read from
+    /// the whole document ([`super::attributes`]).
+    pub attributes: PageAttributes,
+    /// Whether a root selector was given ([`Selectors::root`]) and matched no element of the
+    /// page: then it has no section.
+    pub root_missing: bool,
+}
+
+/// The CSS selectors a site's configuration reads its pages with (module docs), parsed once
+/// per build. The default (no root selector, no exclude selector) reads pages as
+/// [`extract_html`] does.
+#[derive(Debug, Clone, Default)]
+pub struct Selectors {
+    /// Pagefind's `root_selector`: the element read as the document (`None`: the whole
+    /// document, Pagefind's default `html`).
+    pub root: Option<Selector>,
+    /// Pagefind's `exclude_selectors`: elements skipped with their content, as
+    /// `data-pagefind-ignore` ones.
+    pub exclude: Vec<Selector>,
+}
+
+impl Selectors {
+    /// Parses the root selector and the exclude selectors (each may be a selector list,
+    /// `"#nav, .toc"`).
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidRequest`] naming the option (flag and config key) and the
+    /// selector that is not CSS.
+    pub fn parse(root: Option<&str>, exclude: &[String]) -> crate::Result<Self> {
+        let parse = |option: &str, s: &str| {
+            Selector::parse(s).map_err(|e| {
+                crate::Error::InvalidRequest(format!("{option} {s:?}: not a CSS selector: {e}"))
+            })
+        };
+        Ok(Selectors {
+            root: root
+                .map(|s| parse("--root-selector (root_selector)", s))
+                .transpose()?,
+            exclude: exclude
+                .iter()
+                .map(|s| parse("--exclude-selectors (exclude_selectors)", s))
+                .collect::<crate::Result<_>>()?,
+        })
+    }
 }
 
 /// The attributes that mark a page's body (the selector list): ours and Pagefind's, so that a
@@ -158,7 +223,8 @@ pub fn slug(text: &str) -> String {
     out
 }
 
-fn collapse(s: &str) -> String {
+/// `s` trimmed, each run of whitespace one space.
+pub(super) fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -192,8 +258,49 @@ fn heading_level(name: &str) -> Option<u8> {
         .filter(|l| (1..=6).contains(l))
 }
 
+/// Whether an element of this name starts and ends a line of text.
+pub(super) fn is_block(name: &str) -> bool {
+    BLOCK.contains(&name)
+}
+
+/// The attributes that name other attributes to read as an element's text (module docs):
+/// Pagefind's and ours.
+const INDEX_ATTRS: [&str; 2] = ["data-pagefind-index-attrs", "data-hipporag-index-attrs"];
+
+/// The values of the attributes `e`'s [`INDEX_ATTRS`] name, as its text reads them (module
+/// docs): `" Image Title. Image Alt. "`; empty when it names none.
+fn indexed_attributes(e: &scraper::node::Element) -> String {
+    let mut out = String::new();
+    let names = e
+        .attrs()
+        .filter(|(n, _)| INDEX_ATTRS.contains(n))
+        .map(|(_, v)| v);
+    for name in names.flat_map(|n| n.split(',')) {
+        let name = name.trim().to_ascii_lowercase();
+        let Some(value) = attribute(e, &name).filter(|_| !name.is_empty()) else {
+            continue;
+        };
+        let value = collapse(value);
+        if value.is_empty() {
+            continue;
+        }
+        out.push(' ');
+        out.push_str(&value);
+        // Pagefind's SENTENCE_CHARS: `[\w'"\)\$\*]`.
+        if value
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || "_'\")$*".contains(c))
+        {
+            out.push('.');
+        }
+        out.push(' ');
+    }
+    out
+}
+
 /// Whether the walk skips an element with its content (module docs).
-fn skipped(e: &scraper::node::Element) -> bool {
+pub(super) fn skipped(e: &scraper::node::Element) -> bool {
     let name = e.name();
     let permalink = name == "a" && e.classes().any(|c| c == "headerlink");
     let gutter = e.classes().any(|c| LINE_NUMBER_CLASSES.contains(&c));
@@ -204,9 +311,9 @@ fn skipped(e: &scraper::node::Element) -> bool {
         || gutter
 }
 
-/// A heading's text (its permalink's "¶" left out) and the target of the first `#fragment`
-/// link inside it.
-fn heading_text(el: ElementRef<'_>) -> (String, Option<String>) {
+/// A heading's text (its permalink's "¶" and the `excluded` elements left out) and the target
+/// of the first `#fragment` link inside it.
+fn heading_text(el: ElementRef<'_>, excluded: &[Selector]) -> (String, Option<String>) {
     let mut text = String::new();
     let mut link_anchor = None;
     // Iterative, as [`Walker::walk`]: each open element's remaining children.
@@ -216,7 +323,11 @@ fn heading_text(el: ElementRef<'_>) -> (String, Option<String>) {
             open.pop();
             continue;
         };
-        if let Some(e) = ElementRef::wrap(node).map(|e| e.value()) {
+        if let Some(el) = ElementRef::wrap(node) {
+            if excluded.iter().any(|s| s.matches(&el)) {
+                continue;
+            }
+            let e = el.value();
             if e.name() == "a" {
                 if let Some(h) = e.attr("href").and_then(|h| h.strip_prefix('#'))
                     && link_anchor.is_none()
@@ -252,6 +363,9 @@ struct Walker {
     code_lines: Vec<usize>,
     /// Control characters dropped ([`visible`]).
     controls: usize,
+    /// The site's exclude selectors ([`Selectors::exclude`]): the elements they match are
+    /// skipped with their content.
+    excluded: Vec<Selector>,
 }
 
 impl Walker {
@@ -306,7 +420,7 @@ impl Walker {
 
     fn heading(&mut self, el: ElementRef<'_>, level: u8) {
         self.end_section();
-        let (text, link_anchor) = heading_text(el);
+        let (text, link_anchor) = heading_text(el, &self.excluded);
         let (text, controls) = visible(&text);
         self.controls += controls;
         let text = collapse(&text);
@@ -353,16 +467,23 @@ impl Walker {
     fn enter(&mut self, el: ElementRef<'_>) -> Option<Leave> {
         let e = el.value();
         let name = e.name();
-        if skipped(e) {
+        if skipped(e) || self.excluded.iter().any(|s| s.matches(&el)) {
             return None;
         }
+        let attrs = indexed_attributes(e);
         if let Some(level) = heading_level(name) {
             self.heading(el, level);
+            if !attrs.is_empty() {
+                self.text(&attrs);
+            }
             return None;
         }
         let block = BLOCK.contains(&name);
         if block {
             self.end_line();
+        }
+        if !attrs.is_empty() {
+            self.text(&attrs);
         }
         let id = e.id().filter(|_| name != "span" && name != "a");
         if let Some(id) = id {
@@ -391,6 +512,29 @@ impl Walker {
 /// Reads a page's main content into sections (see the module docs). Never fails: a page
 /// without text gives no section.
 pub fn extract_html(html: &str) -> Page {
+    extract(html, None, &[])
+}
+
+/// [`extract_html`] with the site's [`Selectors`] (module docs).
+pub fn extract_html_with(html: &str, selectors: &Selectors) -> Page {
+    extract(html, selectors.root.as_ref(), &selectors.exclude)
+}
+
+/// The outermost elements of `doc` that `root` matches (none inside another), in document
+/// order.
+fn root_elements<'a>(doc: &'a Html, root: &Selector) -> Vec<ElementRef<'a>> {
+    doc.select(root)
+        .filter(|e| {
+            !e.ancestors()
+                .filter_map(ElementRef::wrap)
+                .any(|a| root.matches(&a))
+        })
+        .collect()
+}
+
+/// [`extract_html_with`]: `root`, when given, is the element read as the document; `exclude`
+/// are skipped with their content.
+fn extract(html: &str, root: Option<&Selector>, exclude: &[Selector]) -> Page {
     let (doc, dropped) = parse_document(html);
     let sel = |s: &str| Selector::parse(s).expect("valid selector");
     let (title, title_controls) = doc
@@ -402,9 +546,24 @@ pub fn extract_html(html: &str) -> Page {
             (collapse(&text), n)
         })
         .unwrap_or_default();
+    // The document's roots: the whole document, or the root selector's elements.
+    let scopes = root.map(|r| root_elements(&doc, r));
+    let marks = sel(BODY_MARKS);
+    let candidates: Vec<ElementRef<'_>> = match &scopes {
+        None => doc.select(&marks).collect(),
+        // (`select` looks below an element, not at it.)
+        Some(scopes) => scopes
+            .iter()
+            .flat_map(|s| {
+                std::iter::once(*s)
+                    .filter(is_body_mark)
+                    .chain(s.select(&marks))
+            })
+            .collect(),
+    };
     // Every element marked as the body (none inside another), else the first of the others.
-    let marked: Vec<ElementRef<'_>> = doc
-        .select(&sel(BODY_MARKS))
+    let marked: Vec<ElementRef<'_>> = candidates
+        .into_iter()
         .filter(|e| {
             !e.ancestors()
                 .filter_map(ElementRef::wrap)
@@ -412,15 +571,22 @@ pub fn extract_html(html: &str) -> Page {
         })
         .collect();
     let marked_body = !marked.is_empty();
-    let roots = if marked.is_empty() {
-        vec![
-            ["main", "[role=main]", "body"]
-                .iter()
+    let main = ["main", "[role=main]", "body"];
+    let roots = match &scopes {
+        _ if !marked.is_empty() => marked,
+        None => vec![
+            main.iter()
                 .find_map(|s| doc.select(&sel(s)).next())
                 .unwrap_or_else(|| doc.root_element()),
-        ]
-    } else {
-        marked
+        ],
+        Some(scopes) => scopes
+            .iter()
+            .map(|scope| {
+                main.iter()
+                    .find_map(|s| scope.select(&sel(s)).next())
+                    .unwrap_or(*scope)
+            })
+            .collect(),
     };
     let mut w = Walker {
         sections: Vec::new(),
@@ -434,6 +600,7 @@ pub fn extract_html(html: &str) -> Page {
         line_is_code: false,
         code_lines: Vec::new(),
         controls: title_controls,
+        excluded: exclude.to_vec(),
     };
     // The page title is the first heading when there is one (it names the page's subject
     // without the site's suffix), else <title>.
@@ -460,6 +627,7 @@ pub fn extract_html(html: &str) -> Page {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(str::to_string);
+    let attributes = read_attributes(&doc, &page_title);
     Page {
         title: page_title,
         sections: w.sections,
@@ -468,16 +636,28 @@ pub fn extract_html(html: &str) -> Page {
         marked_body,
         controls: w.controls,
         dropped,
+        attributes,
+        root_missing: scopes.is_some_and(|s| s.is_empty()),
     }
 }
 
 /// Renders Markdown (CommonMark with tables) to HTML and reads it with [`extract_html`];
 /// headings get slug anchors.
 pub fn extract_markdown(md: &str) -> Page {
+    extract_markdown_with(md, &Selectors::default())
+}
+
+/// [`extract_markdown`] with the site's exclude selectors (a Markdown page has no template:
+/// the root selector does not apply to it).
+pub fn extract_markdown_with(md: &str, selectors: &Selectors) -> Page {
     use pulldown_cmark::{Options, Parser, html};
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(md, Options::ENABLE_TABLES));
-    extract_html(&format!("<html><body>{out}</body></html>"))
+    extract(
+        &format!("<html><body>{out}</body></html>"),
+        None,
+        &selectors.exclude,
+    )
 }
 
 #[cfg(test)]
@@ -614,6 +794,245 @@ y = 2
 </pre></div></td></tr></table></main></body></html>"##;
         let s = &extract_html(pygments).sections[0];
         assert_eq!(s.text, "x = 1\ny = 2");
+    }
+
+    /// Pagefind's indexing.md example: the listed attributes are read as the element's text,
+    /// before its content, each closed with a `.` unless it ends in punctuation; on a heading
+    /// they open its section; on a skipped element they are skipped with it.
+    #[test]
+    fn index_attrs_read_attribute_values_as_text() {
+        let html = r#"<html><body><main><h1>Condimentum Nullam</h1>
+<img src="/hero.png" title="Image Title" alt="Image Alt" data-pagefind-index-attrs="title,alt" />
+<p>Nullam id dolor id nibh ultricies.</p>
+<h2 data-hipporag-index-attrs=" Title , missing" title="Done!">Usage</h2><p>Call it.</p>
+<div data-pagefind-ignore><img alt="Hidden" data-pagefind-index-attrs="alt"></div>
+<p><abbr title="HyperText" data-pagefind-index-attrs="title">HTML</abbr> pages</p></main></body></html>"#;
+        let p = extract_html(html);
+        let texts: Vec<&str> = p.sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Image Title. Image Alt.\nNullam id dolor id nibh ultricies.",
+                "Done!\nCall it.\nHyperText. HTML pages"
+            ]
+        );
+        // Without the attribute, attributes are not text.
+        let plain =
+            extract_html(r#"<html><body><main><p><img alt="Alt">Text</p></main></body></html>"#);
+        assert_eq!(plain.sections[0].text, "Text");
+    }
+
+    /// The page's attributes come from the whole document: the automatic title is the first
+    /// `h1` even in a skipped `<header>`; without an `h1`, the page title the walk found.
+    #[test]
+    fn pages_carry_their_attributes() {
+        let p = extract_html(
+            r#"<html><head><title>Site</title><meta data-pagefind-filter="section[content]" content="guide"></head>
+<body><header><h1>Header title</h1></header><main><h2>Usage</h2><p>Text.</p></main></body></html>"#,
+        );
+        assert_eq!(p.title, "Usage");
+        assert_eq!(p.attributes.meta["title"], "Header title");
+        assert_eq!(p.attributes.filters["section"], ["guide"]);
+        let p = extract_html(
+            "<html><head><title>Site</title></head><body><main><h2>Usage</h2></main></body></html>",
+        );
+        assert_eq!(p.attributes.meta["title"], "Usage");
+        let m = extract_markdown(
+            "# Notes\n\n<span data-pagefind-filter=\"kind\">release</span> text\n",
+        );
+        assert_eq!(m.attributes.meta["title"], "Notes");
+        assert_eq!(m.attributes.filters["kind"], ["release"]);
+    }
+
+    /// Python 3.11's library/json.html (python3.11-doc), cut short, its `div.body` without the
+    /// `role="main"` Sphinx writes (as themes without it write it): the whole `<body>` is read,
+    /// sidebar and footer included, unless a root selector names the content.
+    const SPHINX_WITHOUT_MAIN: &str = r##"<!DOCTYPE html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>json — JSON encoder and decoder &#8212; Python 3.11.2 documentation</title></head>
+  <body>
+    <div class="related" role="navigation" aria-label="related navigation">
+      <h3>Navigation</h3>
+      <ul>
+        <li class="right" style="margin-right: 10px"><a href="../genindex.html" title="General Index" accesskey="I">index</a></li>
+      </ul>
+    </div>
+    <div class="document">
+      <div class="documentwrapper">
+        <div class="bodywrapper">
+          <div class="body">
+  <section id="module-json">
+<span id="json-json-encoder-and-decoder"></span><h1><a class="reference internal" href="#module-json" title="json: Encode and decode the JSON format."><code class="xref py py-mod docutils literal notranslate"><span class="pre">json</span></code></a> — JSON encoder and decoder<a class="headerlink" href="#module-json" title="Permalink to this heading">¶</a></h1>
+<p><strong>Source code:</strong> <a class="reference external" href="https://github.com/python/cpython/tree/3.11/Lib/json/__init__.py">Lib/json/__init__.py</a></p>
+<div class="admonition warning">
+<p class="admonition-title">Warning</p>
+<p>Be cautious when parsing JSON data from untrusted sources.</p>
+</div>
+<p>Encoding basic Python object hierarchies:</p>
+<div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="kn">import</span> <span class="nn">json</span>
+</pre></div></div>
+<section id="basic-usage">
+<h2>Basic Usage<a class="headerlink" href="#basic-usage" title="Permalink to this heading">¶</a></h2>
+<dl class="py function"><dd><p>Serialize <em>obj</em> as a JSON formatted stream to <em>fp</em>.</p></dd></dl>
+</section>
+</section>
+          </div>
+        </div>
+      </div>
+      <div class="sphinxsidebar" role="navigation" aria-label="main navigation">
+        <div class="sphinxsidebarwrapper">
+  <div>
+    <h3><a href="../contents.html">Table of Contents</a></h3>
+    <ul><li><a class="reference internal" href="#basic-usage">Basic Usage</a></li></ul>
+  </div>
+        </div>
+      </div>
+    </div>
+    <div class="footer">
+    &copy; <a href="../copyright.html">Copyright</a> 2001-2026, Python Software Foundation.
+    </div>
+  </body>
+</html>"##;
+
+    fn texts(p: &Page) -> Vec<(Option<&str>, &str, &str)> {
+        p.sections
+            .iter()
+            .map(|s| {
+                (
+                    s.anchor.as_deref(),
+                    s.headings.last().map_or("", String::as_str),
+                    s.text.as_str(),
+                )
+            })
+            .collect()
+    }
+
+    /// The root selector names the content of a page whose `<body>` holds a sidebar and a
+    /// footer the default reading keeps; the body marks are looked for inside it only; a page
+    /// where it matches nothing gives nothing.
+    #[test]
+    fn the_root_selector_picks_the_document() {
+        let whole = extract_html(SPHINX_WITHOUT_MAIN);
+        let all: String = whole.sections.iter().map(|s| s.text.as_str()).collect();
+        assert!(all.contains("Copyright"), "{all}");
+        assert!(
+            whole
+                .sections
+                .iter()
+                .any(|s| s.headings.contains(&"Table of Contents".to_string()))
+        );
+        assert_eq!(
+            extract_html_with(SPHINX_WITHOUT_MAIN, &Selectors::default()),
+            whole
+        );
+        let root = Selectors::parse(Some("div.body"), &[]).unwrap();
+        let p = extract_html_with(SPHINX_WITHOUT_MAIN, &root);
+        assert!(!p.root_missing);
+        assert_eq!(p.title, "json — JSON encoder and decoder");
+        assert_eq!(
+            texts(&p),
+            [
+                (
+                    Some("module-json"),
+                    "json — JSON encoder and decoder",
+                    "Source code: Lib/json/__init__.py\nWarning\nBe cautious when parsing JSON data from untrusted sources.\nEncoding basic Python object hierarchies:\n>>> import json"
+                ),
+                (
+                    Some("basic-usage"),
+                    "Basic Usage",
+                    "Serialize obj as a JSON formatted stream to fp."
+                )
+            ]
+        );
+        // A root holding `<main>` reads the `<main>` (as without a root selector).
+        let with_main = SPHINX_WITHOUT_MAIN
+            .replace("<div class=\"body\">", "<div class=\"body\"><main>")
+            .replace(
+                "</section>\n          </div>",
+                "</section></main>\n          </div>",
+            );
+        let outer = Selectors::parse(Some("div.document"), &[]).unwrap();
+        assert_eq!(texts(&extract_html_with(&with_main, &outer)), texts(&p));
+        // A body mark outside the root is not the page's body; inside it, it is.
+        let marked = SPHINX_WITHOUT_MAIN.replace(
+            "<div class=\"sphinxsidebar\"",
+            "<div data-pagefind-body class=\"sphinxsidebar\"",
+        );
+        assert!(extract_html(&marked).marked_body);
+        let p = extract_html_with(&marked, &root);
+        assert!(!p.marked_body);
+        assert_eq!(p.sections[0].anchor.as_deref(), Some("module-json"));
+        let sidebar = Selectors::parse(Some(".document"), &[]).unwrap();
+        let p = extract_html_with(&marked, &sidebar);
+        assert!(p.marked_body);
+        assert_eq!(
+            texts(&p),
+            [(
+                Some("table-of-contents"),
+                "Table of Contents",
+                "Basic Usage"
+            )]
+        );
+        // No element matches: no text.
+        let none = Selectors::parse(Some("article"), &[]).unwrap();
+        let p = extract_html_with(SPHINX_WITHOUT_MAIN, &none);
+        assert!(p.root_missing && p.sections.is_empty());
+        // Markdown has no template: the root selector does not apply.
+        let m = extract_markdown_with("# Notes\n\nText.\n", &none);
+        assert!(!m.root_missing);
+        assert_eq!(m.sections[0].text, "Text.");
+    }
+
+    /// Exclude selectors skip their elements with their content, in headings too, as
+    /// `data-pagefind-ignore` does; a selector list is one selector; filters inside them count.
+    #[test]
+    fn exclude_selectors_skip_elements() {
+        let sel = Selectors::parse(
+            Some("div.body"),
+            &[
+                "div.admonition.warning, .highlight".into(),
+                "h1 code".into(),
+            ],
+        )
+        .unwrap();
+        let p = extract_html_with(SPHINX_WITHOUT_MAIN, &sel);
+        assert_eq!(
+            texts(&p)[0],
+            (
+                Some("module-json"),
+                "— JSON encoder and decoder",
+                "Source code: Lib/json/__init__.py\nEncoding basic Python object hierarchies:"
+            )
+        );
+        let m = extract_markdown_with(
+            "# Notes\n\nKept.\n\n> Quoted.\n\n## Next\n\nAlso kept.\n",
+            &Selectors::parse(None, &["blockquote".into()]).unwrap(),
+        );
+        let got: Vec<&str> = m.sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(got, ["Kept.", "Also kept."]);
+        let f = extract_html_with(
+            r#"<html><body><main><p>Text.</p><div class="meta"><span data-pagefind-filter="kind">guide</span></div></main></body></html>"#,
+            &Selectors::parse(None, &[".meta".into()]).unwrap(),
+        );
+        assert_eq!(f.sections[0].text, "Text.");
+        assert_eq!(f.attributes.filters["kind"], ["guide"]);
+    }
+
+    /// A selector that is not CSS is an error naming the option and the selector.
+    #[test]
+    fn bad_selectors_are_named() {
+        let e = Selectors::parse(Some("div["), &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("--root-selector (root_selector) \"div[\""),
+            "{e}"
+        );
+        let e = Selectors::parse(None, &["main".into(), "p >".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--exclude-selectors (exclude_selectors) \"p >\""),
+            "{e}"
+        );
     }
 
     /// Python 3.11's library/json.html (python3.11-doc): a definition's permalink sits in a

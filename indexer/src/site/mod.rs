@@ -25,6 +25,14 @@
 //! sibling directory and renamed over the old one:
 //! a failed build leaves the previous `_hipporag/` as it was.
 //!
+//! **Filters, metadata and sorts** (Pagefind's `data-pagefind-filter`, `-meta`,
+//! `-default-meta` and `-sort`, and ours, `data-hipporag-…`: [`attributes`]). Each page's
+//! record ([`crate::pieces::PageRecord`]: its page id, URL, metadata, filters, sort values and
+//! word count) goes into the fragment pieces that hold its passages; each language's index
+//! gets a filter piece per filter key and a sort piece per sort key ([`records`], named by
+//! their hash), which `hipporag-entry.json` lists by key (`filters`, `sorts`). A semantic-tier
+//! site, which has no pieces, gets none of them.
+//!
 //! **Incremental rebuilds** ([`cache`]). Extraction runs the rule extractor with the site's
 //! corpus statistics (which words the site writes in lower case: a sentence-initial
 //! "Currently" is no phrase node), as `hipporag index` does. A passage's OpenIE output depends
@@ -37,19 +45,23 @@
 //! every unchanged passage's entry and gives the same bytes as a clean build (tested).
 
 pub mod assets;
+pub mod attributes;
 pub mod cache;
 pub mod entry;
 pub mod html;
 pub mod parse;
 pub mod read;
+pub mod records;
 pub mod ui_strings;
 
 pub use assets::Assets;
 pub use entry::{ENTRY_FILE, SearchDefaults, SiteEntry};
 pub use read::{
-    PageProblem, Problem, SiteFiles, SitePages, left_out_summary, page_passages, pages, read_site,
+    PageProblem, Problem, ReadOptions, SiteFiles, SitePage, SitePages, left_out_summary,
+    page_passages, pages, read_site, read_site_with,
 };
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -124,6 +136,7 @@ pub const UI_FILES: &[&str] = &[
     ui_strings::UI_STRINGS_FILE,
     "hipporag-encoders.js",
     "hipporag-pieces.js",
+    "hipporag-filters.js",
 ];
 
 /// The query encoder's module files, copied from the MiniLM wasm package (`pkg/minilm/`) into
@@ -169,6 +182,32 @@ pub struct SiteOptions {
     pub full_index: bool,
     /// Where the index in pieces is cut.
     pub pieces: crate::pieces::PieceOptions,
+    /// Pagefind's `glob`: the files below the site that are pages
+    /// ([`ReadOptions::glob`]; `None`: every `*.html`, `*.htm` and `*.md`).
+    pub glob: Option<String>,
+    /// Pagefind's `root_selector`: the element read as each HTML page's document; body marks,
+    /// `<main>`, … are looked for inside it ([`html::Selectors`]; `None`: the whole page).
+    pub root_selector: Option<String>,
+    /// Pagefind's `exclude_selectors`: elements skipped with their content, as
+    /// `data-pagefind-ignore` ones.
+    pub exclude_selectors: Vec<String>,
+    /// Pagefind's `force_language`: a BCP 47 tag every page is read as, whatever its
+    /// `<html lang>` says (one index for the site). A tag, not a [`Language`], so that a
+    /// language read with the generic analysis keeps its tag in `hipporag-entry.json`.
+    pub force_language: Option<String>,
+    /// Where the output goes (Pagefind's `output_subdir` and `output_path`, resolved):
+    /// `None` for `dir/_hipporag` ([`OUTPUT_DIR`]). [`build_site`] refuses a directory that
+    /// holds the site, and an existing one that is not empty and not a previous output (no
+    /// `hipporag-entry.json`), as it replaces the whole directory.
+    pub output: Option<PathBuf>,
+}
+
+impl SiteOptions {
+    /// Where [`build_site`] writes the site's search for `dir`: [`SiteOptions::output`], else
+    /// `dir/_hipporag`.
+    pub fn output_dir(&self, dir: &Path) -> PathBuf {
+        self.output.clone().unwrap_or_else(|| dir.join(OUTPUT_DIR))
+    }
 }
 
 /// What a build did (printed by the CLI; the figures of the issue's note).
@@ -277,6 +316,14 @@ pub struct SiteLanguage {
     pub pieces: Option<String>,
     /// Its single file, when written.
     pub index: Option<String>,
+    /// Its filter pieces by filter key (`{"section": "index/….bin"}`, [`records`]), for a site
+    /// in pieces whose pages have filters (Pagefind's `data-pagefind-filter`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filters: BTreeMap<String, String>,
+    /// Its sort pieces by sort key (`{"date": "index/….bin"}`, [`records`]), for a site in
+    /// pieces whose pages have sort values (Pagefind's `data-pagefind-sort`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sorts: BTreeMap<String, String>,
 }
 
 /// One passage with where it lives.
@@ -294,7 +341,8 @@ pub struct SitePassage {
     pub language: Language,
 }
 
-/// Builds `dir/_hipporag/` (see the module docs); returns what it did.
+/// Builds `dir/_hipporag/`, or [`SiteOptions::output`] (see the module docs); returns what it
+/// did.
 ///
 /// Four steps: rule OpenIE per passage through the cache ([`cache::extract_cached`]), the
 /// graph and embeddings through the vector cache ([`cache::VectorCache`]), with
@@ -305,7 +353,8 @@ pub struct SitePassage {
 /// # Errors
 /// [`Error::Io`] naming the file that cannot be read or written (a missing asset in
 /// `opts.pkg`/`opts.ui` says which `./build.sh` step makes it); [`Error::InvalidRequest`] for a
-/// site without any text; encoder errors.
+/// site without any text, a bad glob or selector, or an output directory it may not replace;
+/// encoder errors.
 pub fn build_site(
     dir: &Path,
     encoder: &dyn Encoder,
@@ -314,19 +363,21 @@ pub fn build_site(
     progress: &dyn Progress,
 ) -> Result<SiteReport> {
     check_assets(opts)?;
-    let read = read_pages(dir, opts, progress)?;
+    check_output(dir, opts)?;
+    let mut read = read_pages(dir, opts, progress)?;
     let mut report = SiteReport {
         pages: read.indexed(),
         noindex_pages: read.noindex,
         redirect_pages: read.redirects,
         unmarked_pages: read.unmarked,
         failed_pages: read.failed,
-        problems: read.problems,
+        problems: std::mem::take(&mut read.problems),
         passages: read.passages.len(),
         page_languages: page_languages(&read.languages, opts.build.language),
         ..Default::default()
     };
-    let mut site = read.passages;
+    // The passages move on; `read` keeps the pages, whose attributes the page records take.
+    let mut site = std::mem::take(&mut read.passages);
     let cache_dir = dir.join(CACHE_DIR);
     std::fs::create_dir_all(&cache_dir).map_err(|e| Error::io(&cache_dir, e))?;
     let mut docs = extract(&site, &cache_dir, &mut report, progress)?;
@@ -352,9 +403,14 @@ pub fn build_site(
         )?;
         report.phrases += phrases;
         report.static_words += static_words;
+        // The index's passages are the group's, in its order.
+        debug_assert_eq!(data.passages.len(), ids.len());
+        let pages = records::page_records(&data.passages, |j| {
+            read.page_of(ids[j]).map(|p| &p.attributes)
+        });
         // (The phrase pieces' PPR vectors, one walk per phrase node, are most of this stage.)
         progress.start("index files", data.phrases.len() as u64);
-        let out = language_files(&data, opts, &mut files)?;
+        let out = language_files(&data, &pages, opts, &mut files)?;
         progress.advance(data.phrases.len() as u64);
         progress.finish();
         add_language(&mut report, language, ids.len(), out);
@@ -370,6 +426,41 @@ pub fn build_site(
     progress.advance(files.len() as u64);
     progress.finish();
     Ok(report)
+}
+
+/// Checks that the output directory ([`SiteOptions::output`]) may be replaced: not the site or
+/// a directory holding it, and when it exists, empty or a previous output (it has
+/// [`ENTRY_FILE`]). The default, `dir/_hipporag`, always may.
+fn check_output(dir: &Path, opts: &SiteOptions) -> Result<()> {
+    let Some(out) = &opts.output else {
+        return Ok(());
+    };
+    let refuse = |why: &str| {
+        Err(Error::InvalidRequest(format!(
+            "output directory {} (--output-subdir, --output-path): {why}; it is replaced whole \
+             on every build",
+            out.display()
+        )))
+    };
+    let site = read::normalized(&std::fs::canonicalize(dir).unwrap_or_else(|_| dir.into()));
+    let target = read::normalized(out);
+    let real = std::fs::canonicalize(out).map_or_else(|_| target.clone(), |p| read::normalized(&p));
+    if site.starts_with(&target) || site.starts_with(&real) {
+        return refuse("it holds the site");
+    }
+    if out.exists() && !out.is_dir() {
+        return refuse("it is a file, not a directory");
+    }
+    let Ok(mut entries) = std::fs::read_dir(out) else {
+        return Ok(());
+    };
+    if entries.next().is_some() && !out.join(ENTRY_FILE).is_file() {
+        return refuse(&format!(
+            "it exists and is no previous output of hipporag (no {ENTRY_FILE}): \
+             name a new or empty directory"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks that every browser file and model file the output copies is there, before the
@@ -403,11 +494,16 @@ fn check_assets(opts: &SiteOptions) -> Result<()> {
 /// [`Error::InvalidRequest`] when no page has text, saying why when pages were left out.
 fn read_pages(dir: &Path, opts: &SiteOptions, progress: &dyn Progress) -> Result<SitePages> {
     progress.start("pages read", 0);
-    let read = read_site(
+    let read = read_site_with(
         dir,
-        &opts.exclude,
-        opts.include_noindex,
-        opts.build.language,
+        &ReadOptions {
+            glob: opts.glob.clone(),
+            force_language: opts.force_language.clone(),
+            root_selector: opts.root_selector.clone(),
+            exclude_selectors: opts.exclude_selectors.clone(),
+            skip_dir: opts.output.clone(),
+            ..ReadOptions::new(&opts.exclude, opts.include_noindex, opts.build.language)
+        },
     )?;
     progress.advance(read.files as u64);
     let summary = left_out_summary(read.noindex, read.redirects, read.unmarked, read.failed);
@@ -433,8 +529,9 @@ fn read_pages(dir: &Path, opts: &SiteOptions, progress: &dyn Progress) -> Result
     } else {
         String::new()
     };
+    let looked_for = opts.glob.as_deref().unwrap_or("*.html, *.htm and *.md");
     Err(Error::InvalidRequest(format!(
-        "{}: no page with text (looked for *.html, *.htm and *.md){hint}",
+        "{}: no page with text (looked for {looked_for}){hint}",
         dir.display()
     )))
 }
@@ -535,6 +632,8 @@ fn add_language(report: &mut SiteReport, language: Language, passages: usize, ou
         passages,
         pieces: out.pieces,
         index: out.index,
+        filters: out.filters,
+        sorts: out.sorts,
     });
 }
 
@@ -554,15 +653,22 @@ struct LanguageFiles {
     index_bytes: usize,
     /// Its pieces of each kind but the meta piece.
     piece_counts: crate::pieces::PieceCounts,
-    /// Bytes of its pieces, gzipped.
+    /// Bytes of its pieces, gzipped (its filter and sort pieces among them).
     pieces_bytes: usize,
+    /// Its filter pieces by key (`index/{hash}.bin`).
+    filters: BTreeMap<String, String>,
+    /// Its sort pieces by key (`index/{hash}.bin`).
+    sorts: BTreeMap<String, String>,
 }
 
 /// Adds one language's index to `files`: the single file (with `full_index` or a semantic
 /// tier) and, for a lean site, the index in pieces (all languages' pieces share [`PIECES_DIR`]:
-/// each index's meta piece is named by its hash, its other pieces by its build id).
+/// each index's meta piece is named by its hash, its other pieces by its build id), its
+/// fragment pieces with the records of its `pages` ([`records::page_records`]), and its filter
+/// and sort pieces ([`records`], named by their hash).
 fn language_files(
     data: &hipporag_wasm::index::IndexData,
+    pages: &[crate::pieces::PageRecord],
     opts: &SiteOptions,
     files: &mut Vec<(String, Vec<u8>)>,
 ) -> Result<LanguageFiles> {
@@ -572,6 +678,8 @@ fn language_files(
         index_bytes: 0,
         piece_counts: Default::default(),
         pieces_bytes: 0,
+        filters: BTreeMap::new(),
+        sorts: BTreeMap::new(),
     };
     // Serialised only when written: on a large site the single file is hundreds of MB.
     if writes_single_file(opts) {
@@ -582,13 +690,24 @@ fn language_files(
         files.push((name, bytes));
     }
     if opts.query_encoder.is_none() {
-        let pieces = crate::pieces::write(data, &opts.pieces)?;
+        let pieces = crate::pieces::write_with_pages(data, &opts.pieces, Some(pages))?;
         out.piece_counts = pieces.counts;
         out.pieces_bytes =
             pieces.meta.bytes.len() + pieces.pieces.iter().map(|p| p.bytes.len()).sum::<usize>();
         out.pieces = Some(format!("{PIECES_DIR}/{}", pieces.meta.name));
         for p in std::iter::once(pieces.meta).chain(pieces.pieces) {
             files.push((format!("{PIECES_DIR}/{}", p.name), p.bytes));
+        }
+        for (list, by_key) in [
+            (&mut out.filters, records::filter_pieces(pages)),
+            (&mut out.sorts, records::sort_pieces(pages)),
+        ] {
+            for (key, p) in by_key {
+                let name = format!("{PIECES_DIR}/{}", p.name);
+                out.pieces_bytes += p.bytes.len();
+                list.insert(key, name.clone());
+                files.push((name, p.bytes));
+            }
         }
     }
     Ok(out)
@@ -613,11 +732,12 @@ fn int8_weights(path: &Path, _: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Whether an output with the index in `pieces` and/or the `single` file needs asset `f`: the
-/// search module and its loader serve the pieces, the retriever's module, its wrapper and the
-/// query encoders the single file; the rest (the site API, the UI) every site.
+/// search module serves the pieces, the retriever's module, its wrapper and the query encoders
+/// the single file; the rest (the site API, the UI, the pieces' loader, which also fetches the
+/// filter and sort pieces for `hipporag-filters.js`) every site.
 fn needed(f: &str, pieces: bool, single: bool) -> bool {
     match f {
-        "hipporag_pieces_wasm_bg.wasm" | "hipporag_pieces_wasm.js" | "hipporag-pieces.js" => pieces,
+        "hipporag_pieces_wasm_bg.wasm" | "hipporag_pieces_wasm.js" => pieces,
         // Served under the small module's names ([`LARGER_PIECES_FILES`]).
         "hipporag_pieces_wasm_snowball_bg.wasm"
         | "hipporag_pieces_wasm_snowball.js"
@@ -641,7 +761,7 @@ fn write_output(
     report: &SiteReport,
     opts: &SiteOptions,
 ) -> Result<()> {
-    let out = dir.join(OUTPUT_DIR);
+    let out = opts.output_dir(dir);
     let tmp = crate::files::temp_dir_beside(&out)?;
     let write = |name: &str, b: &[u8]| {
         let p = tmp.path().join(name);
@@ -707,9 +827,12 @@ fn write_output(
             }
         }
     }
+    let default = report.languages.first();
     let entry = SiteEntry {
         pieces: report.pieces_meta.clone(),
         index: report.index_file.clone(),
+        filters: default.map(|l| l.filters.clone()).unwrap_or_default(),
+        sorts: default.map(|l| l.sorts.clone()).unwrap_or_default(),
         search: SearchDefaults::default(),
         languages: report.languages.clone(),
         encoder: header.encoder.clone(),

@@ -13,6 +13,9 @@
 //!   text kept; control characters are dropped from the text ([`html::visible`]).
 //! * **Passages:** lines past [`MAX_LINE_CHARS`] are cut into passages at spaces, so a page
 //!   of one 30 MB paragraph gives passages of the usual size.
+//! * **The site's configuration** ([`ReadOptions`], Pagefind's options of the same names):
+//!   `glob` picks the pages, `root_selector` and `exclude_selectors` what of a page is read
+//!   ([`html::Selectors`]), `force_language` the language of every page.
 
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -20,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::attributes::{PageAttributes, RESERVED_FILTER_KEYS};
 use super::{CACHE_DIR, MAX_PASSAGE_CHARS, OUTPUT_DIR, SitePassage, html, parse};
 use crate::{Error, Result};
 use hipporag_wasm::index::Passage;
@@ -71,6 +75,12 @@ pub enum Problem {
     TooManyAttributes,
     /// The reader failed on it (a bug: please report it): left out.
     ReaderFailed,
+    /// A filter key Pagefind's filter syntax reserves (`any`, `all`, `none`, `not`,
+    /// [`super::attributes::RESERVED_FILTER_KEYS`]): that filter left out, the page read.
+    ReservedFilterKey,
+    /// The site's root selector ([`ReadOptions::root_selector`]) matches no element of the
+    /// page: left out.
+    NoRoot,
 }
 
 impl Problem {
@@ -86,6 +96,7 @@ impl Problem {
                 | NotAFile
                 | Binary
                 | ReaderFailed
+                | NoRoot
         )
     }
 }
@@ -146,6 +157,76 @@ fn is_page_name(path: &Path) -> bool {
     matches!(ext, "html" | "htm" | "md")
 }
 
+/// How [`read_site_with`] reads a site: which files are its pages and what of each it reads.
+/// [`ReadOptions::new`] reads as [`read_site`] always has.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// Shell globs over site-relative paths of pages to leave out (`--exclude`).
+    pub exclude: Vec<String>,
+    /// Pagefind's `glob`: the files below the site that are pages, a glob over their
+    /// site-relative, `/`-separated paths (`*` within a directory, `**` across them:
+    /// `**/*.{html,md}`, `docs/**/*.html`); a page is read as Markdown when its name ends in
+    /// `.md`, else as HTML. `None`: every `*.html`, `*.htm` and `*.md`.
+    pub glob: Option<String>,
+    /// Index the pages marked `noindex` too.
+    pub include_noindex: bool,
+    /// The language of pages without a supported `<html lang>`, and of Markdown pages.
+    pub language: Language,
+    /// Pagefind's `force_language`: every page is read as if its `<html lang>` were this
+    /// BCP 47 tag (one index for the whole site), whatever it says.
+    pub force_language: Option<String>,
+    /// Pagefind's `root_selector` ([`html::Selectors::root`]).
+    pub root_selector: Option<String>,
+    /// Pagefind's `exclude_selectors` ([`html::Selectors::exclude`]).
+    pub exclude_selectors: Vec<String>,
+    /// A directory the walk leaves out, besides the output and cache directories by their
+    /// names: the output directory when it is elsewhere inside the site.
+    pub skip_dir: Option<PathBuf>,
+}
+
+impl ReadOptions {
+    /// Reads every page (`*.html`, `*.htm`, `*.md`) of the site but the `exclude`d ones, as
+    /// [`read_site`].
+    pub fn new(exclude: &[String], include_noindex: bool, language: Language) -> Self {
+        ReadOptions {
+            exclude: exclude.to_vec(),
+            glob: None,
+            include_noindex,
+            language,
+            force_language: None,
+            root_selector: None,
+            exclude_selectors: Vec::new(),
+            skip_dir: None,
+        }
+    }
+}
+
+/// The `--glob` glob, as Pagefind reads it (`*` stays within a directory).
+fn page_glob(glob: &str) -> Result<globset::GlobMatcher> {
+    globset::GlobBuilder::new(glob)
+        .literal_separator(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| Error::InvalidRequest(format!("--glob (glob) {glob:?}: not a glob: {e}")))
+}
+
+/// `path` with `.` and `..` resolved by their names, absolute (from the working directory).
+pub(super) fn normalized(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The `--exclude` globs.
 fn exclude_globs(exclude: &[String]) -> Result<globset::GlobSet> {
     let mut globs = globset::GlobSetBuilder::new();
@@ -160,12 +241,18 @@ fn exclude_globs(exclude: &[String]) -> Result<globset::GlobSet> {
         .map_err(|e| Error::InvalidRequest(format!("--exclude: {e}")))
 }
 
-/// A link found by the walk: whether it is read as a page, or its problem.
-fn link(root: &Path, path: &Path, rel: &str) -> std::result::Result<bool, PageProblem> {
+/// A link found by the walk: whether it is read as a page, or its problem. `is_page` says
+/// whether its name is a page's.
+fn link(
+    root: &Path,
+    path: &Path,
+    rel: &str,
+    is_page: bool,
+) -> std::result::Result<bool, PageProblem> {
     let target = match std::fs::canonicalize(path) {
         Ok(target) => target,
         // A broken link is named only when it would have been a page.
-        Err(e) if is_page_name(path) => {
+        Err(e) if is_page => {
             let detail = format!("a broken link: {e}");
             return Err(PageProblem::new(rel, Problem::BrokenLink, detail));
         }
@@ -178,7 +265,7 @@ fn link(root: &Path, path: &Path, rel: &str) -> std::result::Result<bool, PagePr
             "a link to a directory: not followed",
         ));
     }
-    if !is_page_name(path) {
+    if !is_page {
         return Ok(false);
     }
     if !target.starts_with(root) {
@@ -205,7 +292,21 @@ fn link(root: &Path, path: &Path, rel: &str) -> std::result::Result<bool, PagePr
 /// # Errors
 /// [`Error::Io`] when `dir` cannot be read; [`Error::InvalidRequest`] for a bad glob.
 pub fn pages(dir: &Path, exclude: &[String]) -> Result<SiteFiles> {
-    let globs = exclude_globs(exclude)?;
+    pages_with(dir, &ReadOptions::new(exclude, false, Language::default()))
+}
+
+/// [`pages`] with the site's `glob` and the directory to skip of `opts` ([`ReadOptions`]).
+///
+/// # Errors
+/// As [`pages`].
+pub fn pages_with(dir: &Path, opts: &ReadOptions) -> Result<SiteFiles> {
+    let globs = exclude_globs(&opts.exclude)?;
+    let glob = opts.glob.as_deref().map(page_glob).transpose()?;
+    let is_page = |path: &Path, rel: &str| match &glob {
+        Some(g) => g.is_match(rel),
+        None => is_page_name(path),
+    };
+    let skip = opts.skip_dir.as_deref().map(normalized);
     let root = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
     let mut out = SiteFiles::default();
     for e in walkdir::WalkDir::new(dir)
@@ -213,9 +314,12 @@ pub fn pages(dir: &Path, exclude: &[String]) -> Result<SiteFiles> {
         .into_iter()
         .filter_entry(|e| {
             let n = e.file_name().to_string_lossy();
-            !(e.depth() > 0
-                && e.file_type().is_dir()
-                && (n == OUTPUT_DIR || n == CACHE_DIR || n.starts_with(".hipporag-tmp")))
+            let dir = e.depth() > 0 && e.file_type().is_dir();
+            !(dir
+                && (n == OUTPUT_DIR
+                    || n == CACHE_DIR
+                    || n.starts_with(".hipporag-tmp")
+                    || skip.as_ref().is_some_and(|s| normalized(e.path()) == *s)))
         })
     {
         let e = match e {
@@ -234,11 +338,11 @@ pub fn pages(dir: &Path, exclude: &[String]) -> Result<SiteFiles> {
         }
         let ty = e.file_type();
         let page = if ty.is_symlink() {
-            link(&root, e.path(), &rel).unwrap_or_else(|p| {
+            link(&root, e.path(), &rel, is_page(e.path(), &rel)).unwrap_or_else(|p| {
                 out.problems.push(p);
                 false
             })
-        } else if !is_page_name(e.path()) || ty.is_dir() {
+        } else if !is_page(e.path(), &rel) || ty.is_dir() {
             false
         } else if !ty.is_file() {
             out.problems.push(PageProblem::new(
@@ -330,6 +434,10 @@ struct ReadPage {
     unlisted: Option<html::Unlisted>,
     /// Whether it marks its body.
     marked_body: bool,
+    /// Its URL ([`page_passages`]).
+    url: String,
+    /// Its filters, metadata and sort values.
+    attributes: PageAttributes,
     /// The primary subtag of its `<html lang>`, lowercased (`""` without one).
     lang: String,
     passages: Vec<SitePassage>,
@@ -375,8 +483,8 @@ fn page_problems(rel: &str, p: &html::Page, out: &mut Vec<PageProblem>) {
     }
 }
 
-/// Reads the page at `f` (site-relative `rel`) into passages.
-fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> ReadPage {
+/// Reads the page at `f` (site-relative `rel`) into passages, with the site's `selectors`.
+fn read_page(f: &Path, rel: &str, opts: &ReadOptions, selectors: &html::Selectors) -> ReadPage {
     let mut out = ReadPage::default();
     let (bytes, size) = match read_bytes(f) {
         Ok(b) => b,
@@ -415,12 +523,15 @@ fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> R
         }
     };
     let mut url = format!("/{rel}");
-    let page = if let Some(stem) = url.strip_suffix(".md") {
+    let mut page = if let Some(stem) = url.strip_suffix(".md") {
         url = format!("{stem}.html");
-        html::extract_markdown(&text)
+        html::extract_markdown_with(&text, selectors)
     } else {
-        html::extract_html(&text)
+        html::extract_html_with(&text, selectors)
     };
+    if let Some(tag) = &opts.force_language {
+        page.lang = Some(tag.clone());
+    }
     page_problems(rel, &page, &mut out.problems);
     out.marked_body = page.marked_body;
     out.lang = page
@@ -430,20 +541,41 @@ fn read_page(f: &Path, rel: &str, include_noindex: bool, default: Language) -> R
         .unwrap_or_default();
     out.unlisted = page
         .unlisted
-        .filter(|&u| !(include_noindex && u == html::Unlisted::Noindex));
-    if out.unlisted.is_none() {
-        out.passages = page_passages(&page, &url, default);
+        .filter(|&u| !(opts.include_noindex && u == html::Unlisted::Noindex));
+    // (A page left out for its head is not named for its root.)
+    if page.root_missing && out.unlisted.is_none() {
+        let detail = format!(
+            "no element matches the root selector {:?} (--root-selector, root_selector)",
+            opts.root_selector.as_deref().unwrap_or_default()
+        );
+        out.problems
+            .push(PageProblem::new(rel, Problem::NoRoot, detail));
     }
+    if out.unlisted.is_none() {
+        out.passages = page_passages(&page, &url, opts.language);
+        for key in &page.attributes.reserved {
+            let detail = format!(
+                "filter key {key:?} left out: {} are reserved by Pagefind's filter syntax",
+                RESERVED_FILTER_KEYS.join(", ")
+            );
+            out.problems
+                .push(PageProblem::new(rel, Problem::ReservedFilterKey, detail));
+        }
+    }
+    out.url = url;
+    out.attributes = page.attributes;
     out
 }
 
 /// [`read_page`], and a panic in it a problem of the page (html5ever and pulldown-cmark read
 /// hostile input; the fuzz target checks that they never panic).
-fn read_page_guarded(f: &Path, rel: &str, include_noindex: bool, default: Language) -> ReadPage {
-    catch_unwind(AssertUnwindSafe(|| {
-        read_page(f, rel, include_noindex, default)
-    }))
-    .unwrap_or_else(|panic| {
+fn read_page_guarded(
+    f: &Path,
+    rel: &str,
+    opts: &ReadOptions,
+    selectors: &html::Selectors,
+) -> ReadPage {
+    catch_unwind(AssertUnwindSafe(|| read_page(f, rel, opts, selectors))).unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -571,12 +703,34 @@ pub struct SitePages {
     pub languages: std::collections::BTreeMap<String, usize>,
     /// The passages of the other pages, in path order.
     pub passages: Vec<SitePassage>,
+    /// The pages with passages, in path order: where their passages are and their filters,
+    /// metadata and sort values.
+    pub pages: Vec<SitePage>,
+}
+
+/// A page that gave passages ([`SitePages::pages`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SitePage {
+    /// Its site-relative URL, as its passages' URLs have it before the `#anchor`
+    /// (`/library/json.html`; a Markdown page's with `.html`).
+    pub url: String,
+    /// Its passages: indices into [`SitePages::passages`], a non-empty run.
+    pub passages: std::ops::Range<usize>,
+    /// Its filters, metadata (the automatic `title` among them) and sort values
+    /// ([`super::attributes`]).
+    pub attributes: PageAttributes,
 }
 
 impl SitePages {
     /// Pages indexed (those left out aside).
     pub fn indexed(&self) -> usize {
         self.files - self.noindex - self.redirects - self.unmarked - self.failed
+    }
+
+    /// The page of passage `i` (an index into [`SitePages::passages`]), `None` past them.
+    pub fn page_of(&self, i: usize) -> Option<&SitePage> {
+        let k = self.pages.partition_point(|p| p.passages.end <= i);
+        self.pages.get(k).filter(|p| p.passages.contains(&i))
     }
 }
 
@@ -617,10 +771,20 @@ pub fn read_site(
     include_noindex: bool,
     default: Language,
 ) -> Result<SitePages> {
-    let files = pages(dir, exclude)?;
+    read_site_with(dir, &ReadOptions::new(exclude, include_noindex, default))
+}
+
+/// [`read_site`] with the site's configuration ([`ReadOptions`]: Pagefind's `glob`,
+/// `root_selector`, `exclude_selectors` and `force_language`).
+///
+/// # Errors
+/// As [`read_site`]; [`Error::InvalidRequest`] for a selector that is not CSS, naming it.
+pub fn read_site_with(dir: &Path, opts: &ReadOptions) -> Result<SitePages> {
+    let selectors = html::Selectors::parse(opts.root_selector.as_deref(), &opts.exclude_selectors)?;
+    let files = pages_with(dir, opts)?;
     // Pages are read and parsed in parallel, and joined in file order.
     let pages = crate::parallel::map(&files.pages, |f| {
-        read_page_guarded(f, &relative(dir, f), include_noindex, default)
+        read_page_guarded(f, &relative(dir, f), opts, &selectors)
     });
     let marked = pages.iter().any(|p| p.marked_body);
     let mut out = SitePages {
@@ -638,7 +802,15 @@ pub fn read_site(
             None if marked && !page.marked_body => out.unmarked += 1,
             None => {
                 *out.languages.entry(page.lang).or_default() += 1;
+                let first = out.passages.len();
                 out.passages.extend(page.passages);
+                if out.passages.len() > first {
+                    out.pages.push(SitePage {
+                        url: page.url,
+                        passages: first..out.passages.len(),
+                        attributes: page.attributes,
+                    });
+                }
             }
         }
     }
@@ -715,6 +887,8 @@ mod tests {
             marked_body: false,
             controls: 0,
             dropped: Default::default(),
+            attributes: Default::default(),
+            root_missing: false,
         };
         let ps = page_passages(&page, "/t.html", Language::English);
         let got: Vec<(usize, Vec<usize>)> = ps
