@@ -332,10 +332,11 @@ pydocs() {
 }
 
 # The packages a site owner installs (docs/packages.md), into dist/: for npm, `hipporag` (a JS
-# launcher), @hipporag/linux-x64 and @hipporag/linux-arm64 (the static musl binary, optional
-# dependencies with os and cpu) and @hipporag/all-minilm-l6-v2 (the model files); for PyPI, a
-# `hipporag` wheel per target (maturin, the binary in the wheel's scripts) and
-# hipporag-all-minilm-l6-v2. The binary embeds pkg/: build_wasm first.
+# launcher and the Node API), @hipporag/linux-x64 and @hipporag/linux-arm64 (the static musl
+# binary, optional dependencies with os and cpu) and @hipporag/all-minilm-l6-v2 (the model
+# files); for PyPI, a `hipporag` wheel per target (maturin, the binary in the wheel's scripts
+# and the Python API's package) and hipporag-all-minilm-l6-v2. The binary embeds pkg/:
+# build_wasm first.
 PACKAGE_TARGETS=${PACKAGE_TARGETS:-x86_64-unknown-linux-musl aarch64-unknown-linux-musl}
 # The model packages' own version: they hold one model, unchanged from release to release.
 MODEL_PACKAGE_VERSION=0.1.0
@@ -422,6 +423,16 @@ JSON
 JSON
     npm_pack "$stage/npm/linux-$cpu"
   done
+  # Each wheel holds the binary and, beside it, the Python API (cli/python/hipporag/, maturin's
+  # python-source).
+  for f in dist/hipporag-"$version"-*.whl; do
+    python3 - "$f" <<'PY' || { echo "error: $f lacks the binary or the Python API (hipporag/index.py)" >&2; exit 1; }
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+sys.exit(0 if "hipporag/index.py" in names and any(n.endswith(".data/scripts/hipporag") for n in names) else 1)
+PY
+  done
+  # The command and the Node API (bin/, lib/).
   cp -r packaging/npm/hipporag "$stage/npm/hipporag"
   sed -i -e "s/\"0\.0\.0\"/\"$version\"/" -e "s/\"MODEL_VERSION\"/\"$MODEL_PACKAGE_VERSION\"/" "$stage/npm/hipporag/package.json"
   npm_pack "$stage/npm/hipporag"

@@ -4,9 +4,11 @@
 // three tarballs, then `npx hipporag site` on Python's docs (Debian's python3.11-doc). PyPI: a
 // venv, `pip install --no-index --find-links dist hipporag`, then `hipporag site` on a copy of
 // the docs' tutorial (the wheel's binary is npm's, byte for byte, so a second build of the
-// whole docs would repeat the first). The npm build's site then answers CoNaLa questions in
-// headless Chromium: typed in the default UI, the gold page among the results; over the test
-// split, page hit@10 near the figure README gives.
+// whole docs would repeat the first). Each package's API (npm: `import * as hipporag from
+// "hipporag"`; PyPI: `from hipporag.index import IndexAsync`) indexes two pages given from memory
+// into the same bytes as `npx hipporag site` on them. The npm build's site then answers CoNaLa
+// questions in headless Chromium: typed in the default UI, the gold page among the results; over
+// the test split, page hit@10 near the figure README gives.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -137,6 +139,49 @@ test("pip install of the wheel into a venv (npm's binary, byte for byte), then h
     files.some((f) => f.endsWith(".bin")),
     `pieces among ${files.length} files in _hipporag/`,
   );
+});
+
+test("the installed packages' Node API and Python API index two pages as `hipporag site` does", () => {
+  // Two pages of the tutorial, given as a generator would: by URL, from memory.
+  const two = ["appetite.html", "interpreter.html"];
+  writeFileSync(
+    join(tmp, "two-pages.json"),
+    JSON.stringify(two.map((p) => [`/tutorial/${p}`, readFileSync(join(DOCS, "tutorial", p), "utf8")])),
+  );
+  for (const p of two) cpSync(join(DOCS, "tutorial", p), join(tmp, "two-site", "tutorial", p), { dereference: true });
+  run("npx", ["hipporag", "site", "two-site", "--json"]);
+  // Node: `import * as hipporag from "hipporag"` resolved from the project's node_modules/.
+  run(process.execPath, [
+    "--input-type=module",
+    "-e",
+    `import * as hipporag from "hipporag";
+import { readFileSync } from "node:fs";
+const { errors, index } = await hipporag.createIndex();
+if (errors.length) throw new Error(errors.join("\\n"));
+for (const [url, content] of JSON.parse(readFileSync("two-pages.json", "utf8"))) {
+  const r = await index.addHTMLFile({ url, content });
+  if (r.errors.length) throw new Error(r.errors.join("\\n"));
+}
+const w = await index.writeFiles({ outputPath: "api-npm/_hipporag" });
+if (w.errors.length) throw new Error(w.errors.join("\\n"));
+await hipporag.close();`,
+  ]);
+  // Python: the venv's interpreter, the wheel's package and binary.
+  run(join(tmp, "venv", "bin", "python"), [
+    "-c",
+    `import asyncio, json
+from hipporag.index import IndexAsync
+async def main():
+    async with IndexAsync({"output_path": "api-pip/_hipporag"}) as index:
+        for url, content in json.load(open("two-pages.json", encoding="utf-8")):
+            await index.add_html_file(url=url, content=content)
+asyncio.run(main())`,
+  ]);
+  const cli = hashes(join(tmp, "two-site", "_hipporag"));
+  const entry = JSON.parse(readFileSync(join(tmp, "api-npm", "_hipporag", "hipporag-entry.json"), "utf8"));
+  assert.ok(entry.counts.passages >= 2, JSON.stringify(entry.counts));
+  assert.deepEqual(hashes(join(tmp, "api-npm", "_hipporag")), cli, "the Node API's bundle differs from hipporag site's");
+  assert.deepEqual(hashes(join(tmp, "api-pip", "_hipporag")), cli, "the Python API's bundle differs from hipporag site's");
 });
 
 test("the installed build's site answers CoNaLa questions in Chromium", async () => {

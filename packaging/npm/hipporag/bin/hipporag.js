@@ -1,33 +1,21 @@
 #!/usr/bin/env node
 // The `hipporag` command of the npm package: runs the static binary of @hipporag/<os>-<cpu>
-// (an optional dependency, which npm installs only where os and cpu match) with the model
-// files of @hipporag/all-minilm-l6-v2, unless HIPPORAG_MODEL_DIR names others.
+// (or $HIPPORAG_BINARY) with the model files of @hipporag/all-minilm-l6-v2, unless
+// HIPPORAG_MODEL_DIR names others (lib/binary.cjs).
 "use strict";
 const { spawnSync } = require("node:child_process");
-const { dirname } = require("node:path");
+const { binary, binaryEnv } = require("../lib/binary.cjs");
 
-const platform = `${process.platform}-${process.arch}`;
-let binary;
+let bin;
 try {
-  binary = require.resolve(`@hipporag/${platform}/bin/hipporag`);
-} catch {
-  console.error(
-    `hipporag: @hipporag/${platform} is not installed. Binaries exist for linux-x64 and linux-arm64; ` +
-      "on those, install without --omit=optional (npm installs the one for this machine).",
-  );
+  bin = binary();
+} catch (e) {
+  console.error(`hipporag: ${e.message}`);
   process.exit(1);
 }
-const env = { ...process.env };
-if (!env.HIPPORAG_MODEL_DIR) {
-  try {
-    env.HIPPORAG_MODEL_DIR = dirname(require.resolve("@hipporag/all-minilm-l6-v2/package.json"));
-  } catch {
-    // Left to the binary, whose message names --model and --no-static-embeddings.
-  }
-}
-const run = spawnSync(binary, process.argv.slice(2), { stdio: "inherit", env });
+const run = spawnSync(bin, process.argv.slice(2), { stdio: "inherit", env: binaryEnv() });
 if (run.error) {
-  console.error(`hipporag: ${binary}: ${run.error.message}`);
+  console.error(`hipporag: ${bin}: ${run.error.message}`);
   process.exit(1);
 }
 if (run.signal) process.kill(process.pid, run.signal);
