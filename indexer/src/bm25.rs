@@ -6,6 +6,15 @@
 //! (NLTK's list, the `stop-words` crate) are left out, so queries need no stopword list. A
 //! title's or text's Thai, Lao, Khmer and Burmese runs add their lexicon words
 //! ([`crate::lexicon`], [`lexicon_terms`]), which the passage's length does not count.
+//!
+//! **Line weights** (Pagefind's `data-pagefind-weight`, which `hipporag site` reads into its
+//! passages' `line_weights`; [`build_weighted`]): a line of weight `w`
+//! counts each of its terms (and lexicon words) [`line_repetitions`]`(w)` = round(w²) times,
+//! Pagefind's quadratic scale (2 → 4 times, 3 → 9, 10 → 100). BM25's term frequencies are
+//! whole counts, so they cannot hold Pagefind's fractional weights: a line of weight 0.5
+//! (0.25 of a word) or less than about 0.7 counts no term, as a line of weight 0 does. A word
+//! left out so is left out of BM25 only: it stays in the passage's text (its excerpt), its
+//! phrases and its embedding.
 //! Chosen on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
 
 use std::collections::HashSet;
@@ -101,24 +110,77 @@ pub fn stopword_terms(language: Language) -> HashSet<String> {
         .collect()
 }
 
+/// How many times a line of weight `w` counts its terms (module docs): round(w²); 0 for a
+/// weight below about 0.7, for 0 and for one that is no number.
+pub fn line_repetitions(w: f32) -> usize {
+    // (`as` saturates: NaN → 0.)
+    (w * w).round() as usize
+}
+
+/// The lines of `text` that count, each with its [`line_repetitions`] (`weights[k]` the
+/// weight of line `k`, 1 past the end).
+fn weighted_lines<'a>(text: &'a str, weights: &'a [f32]) -> impl Iterator<Item = (&'a str, usize)> {
+    text.lines()
+        .enumerate()
+        .map(|(k, line)| {
+            (
+                line,
+                line_repetitions(weights.get(k).copied().unwrap_or(1.0)),
+            )
+        })
+        .filter(|&(_, n)| n > 0)
+}
+
 /// The indexed terms of one passage (see the module docs) but its lexicon words.
 pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) -> Vec<String> {
+    weighted_passage_terms(p, &[], language, stop)
+}
+
+/// [`passage_terms`] with its text's `line_weights` (module docs; empty: every line weighs 1,
+/// and the text is read whole, as [`passage_terms`] reads it).
+pub fn weighted_passage_terms(
+    p: &Passage,
+    line_weights: &[f32],
+    language: Language,
+    stop: &HashSet<String>,
+) -> Vec<String> {
     let title = terms(&p.title, language);
     let mut out = Vec::new();
     for _ in 0..TITLE_WEIGHT {
         out.extend(title.iter().filter(|t| !stop.contains(*t)).cloned());
     }
-    out.extend(
-        terms(&p.text, language)
+    if line_weights.is_empty() {
+        out.extend(
+            terms(&p.text, language)
+                .into_iter()
+                .filter(|t| !stop.contains(t)),
+        );
+        return out;
+    }
+    for (line, n) in weighted_lines(&p.text, line_weights) {
+        let line_terms: Vec<String> = terms(line, language)
             .into_iter()
-            .filter(|t| !stop.contains(t)),
-    );
+            .filter(|t| !stop.contains(t))
+            .collect();
+        for _ in 0..n {
+            out.extend(line_terms.iter().cloned());
+        }
+    }
     out
 }
 
 /// The lexicon words of one passage ([`lexicon_terms`] of its title, counted [`TITLE_WEIGHT`]
 /// times, then of its text), given the corpus' `lexicon` ([`crate::lexicon::lexicon`]).
 pub fn passage_lexicon_terms(p: &Passage, lexicon: &HashSet<String>) -> Vec<String> {
+    weighted_passage_lexicon_terms(p, &[], lexicon)
+}
+
+/// [`passage_lexicon_terms`] with its text's `line_weights`, as [`weighted_passage_terms`].
+fn weighted_passage_lexicon_terms(
+    p: &Passage,
+    line_weights: &[f32],
+    lexicon: &HashSet<String>,
+) -> Vec<String> {
     if lexicon.is_empty() {
         return Vec::new();
     }
@@ -127,7 +189,16 @@ pub fn passage_lexicon_terms(p: &Passage, lexicon: &HashSet<String>) -> Vec<Stri
     for _ in 0..TITLE_WEIGHT {
         out.extend(title.iter().cloned());
     }
-    out.extend(lexicon_terms(&p.text, |w| lexicon.contains(w)));
+    if line_weights.is_empty() {
+        out.extend(lexicon_terms(&p.text, |w| lexicon.contains(w)));
+        return out;
+    }
+    for (line, n) in weighted_lines(&p.text, line_weights) {
+        let words = lexicon_terms(line, |w| lexicon.contains(w));
+        for _ in 0..n {
+            out.extend(words.iter().cloned());
+        }
+    }
     out
 }
 
@@ -157,13 +228,30 @@ pub fn build_with_lexicon(
     params: Bm25Params,
     lexicon: &HashSet<String>,
 ) -> Bm25Data {
+    build_weighted(passages, &[], language, params, lexicon)
+}
+
+/// [`build_with_lexicon`] with each passage's text's line weights (module docs, "Line
+/// weights"): `line_weights[i]` for passage `i`; a passage with none (or past the end of
+/// `line_weights`) weighs every line 1, and without any weight the index is
+/// [`build_with_lexicon`]'s, byte for byte. A passage's length counts its weighted terms.
+pub fn build_weighted(
+    passages: &[Passage],
+    line_weights: &[Vec<f32>],
+    language: Language,
+    params: Bm25Params,
+    lexicon: &HashSet<String>,
+) -> Bm25Data {
     let stop = stopword_terms(language);
     let mut builder = Bm25Builder::default();
-    for chunk in passages.chunks(BUILD_CHUNK) {
-        for (doc, length) in crate::parallel::map(chunk, |p| {
-            let mut t = passage_terms(p, language, &stop);
+    for start in (0..passages.len()).step_by(BUILD_CHUNK) {
+        let n = BUILD_CHUNK.min(passages.len() - start);
+        for (doc, length) in crate::parallel::map_range(n, |j| {
+            let p = &passages[start + j];
+            let weights = line_weights.get(start + j).map_or(&[][..], Vec::as_slice);
+            let mut t = weighted_passage_terms(p, weights, language, &stop);
             let length = t.len();
-            t.extend(passage_lexicon_terms(p, lexicon));
+            t.extend(weighted_passage_lexicon_terms(p, weights, lexicon));
             (t, length)
         }) {
             builder.add_with_length(&doc, length);
@@ -192,6 +280,73 @@ mod tests {
             [
                 "pickl", "modul", "pickl", "modul", "pickl", "modul", "serial", "object"
             ]
+        );
+    }
+
+    /// Python 3.11's library/json.html: two passages of the same text, one with the line of
+    /// `json.dump`'s description in a `data-pagefind-weight="3"` element, rank in that order
+    /// for its words; a line of weight 0 (or 0.5) matches nothing in BM25; and without weights,
+    /// the index is the unweighted one.
+    #[test]
+    fn weighted_lines_rank_higher_and_weight_zero_leaves_words_out() {
+        let text = "Serialize obj as a JSON formatted stream to fp (a .write()-supporting file-like object) using this conversion table.\n\
+                    Deserialize fp (a .read()-supporting text file or binary file containing a JSON document) to a Python object using this conversion table.";
+        let passage = |title: &str| Passage {
+            title: title.into(),
+            text: text.into(),
+            url: None,
+        };
+        let passages = vec![
+            passage("json › Basic Usage"),
+            passage("json › Basic Usage"),
+            Passage {
+                title: "pickle › Module Interface".into(),
+                text: "To serialize an object hierarchy, you simply call the dumps() function."
+                    .into(),
+                url: None,
+            },
+        ];
+        let lexicon = HashSet::new();
+        let params = Bm25Params::default();
+        let index = |weights: &[Vec<f32>]| {
+            hipporag_wasm::lexical::Bm25::from_data(
+                build_weighted(&passages, weights, Language::English, params, &lexicon),
+                passages.len(),
+            )
+            .unwrap()
+        };
+        let scores = |bm25: &hipporag_wasm::lexical::Bm25, q: &str| {
+            bm25.scores(&terms(q, Language::English), passages.len())
+        };
+        let plain = index(&[]);
+        let s = scores(&plain, "serialize a formatted stream");
+        assert_eq!(s[0], s[1]);
+        // The first passage's first line weighs 3 (9 times its terms).
+        let weighted = index(&[vec![3.0, 1.0], vec![]]);
+        let s = scores(&weighted, "serialize a formatted stream");
+        assert!(s[0] > s[1] && s[1] > 0.0, "{s:?}");
+        // Weight 0 and 0.5 (0.25, no whole count) leave the second line's words out.
+        for w in [0.0, 0.5] {
+            let zero = index(&[vec![1.0, w]]);
+            let s = scores(&zero, "deserialize document");
+            assert_eq!(s[0], 0.0, "weight {w}: {s:?}");
+            assert!(s[1] > 0.0);
+            assert!(scores(&zero, "serialize stream")[0] > 0.0);
+        }
+        assert_eq!(line_repetitions(2.0), 4);
+        assert_eq!(line_repetitions(0.5), 0);
+        assert_eq!(line_repetitions(1.0), 1);
+        // Weights of 1 only: the unweighted index, byte for byte.
+        let ones = build_weighted(
+            &passages,
+            &[vec![1.0, 1.0], vec![], vec![1.0]],
+            Language::English,
+            params,
+            &lexicon,
+        );
+        assert_eq!(
+            ones,
+            build_with_lexicon(&passages, Language::English, params, &lexicon)
         );
     }
 

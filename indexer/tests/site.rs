@@ -1101,3 +1101,103 @@ fn the_output_goes_where_it_is_asked_with_the_same_bytes() {
     }
     assert!(site.path().join("guide/gears.html").is_file());
 }
+
+/// `data-pagefind-weight` (Pagefind's weighting.md) reaches BM25 through `build_site`: of two
+/// pages of the same text, the one whose matching line is in a `data-pagefind-weight="3"`
+/// element ranks first, a line of weight 0 matches nothing, a bad value is reported naming
+/// the page; and weights of 1 give the bytes of a site without the attribute.
+#[test]
+fn weights_move_the_bm25_ranking() {
+    use hipporag_indexer::pieces::PieceDir;
+    use hipporag_indexer::site::Problem;
+    use hipporag_wasm::search::Mode;
+    let pkg = tempfile::tempdir().unwrap();
+    fake_pkg(pkg.path());
+    let enc = HashedNgramEncoder::default();
+    let page = |first: &str, second: &str| {
+        format!(
+            r#"<html><body><main><h1 id="gears">Gears</h1><p{first}>A Gear turns a Spindle. Gears were designed by Charles Babbage.</p>
+<div{second}><p>The Spindle module connects to the Analytical Engine.</p></div></main></body></html>"#
+        )
+    };
+    let write = |dir: &Path, pages: &[(&str, String)]| {
+        for (name, text) in pages {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        std::fs::write(
+            dir.join("other.html"),
+            "<html><body><main><h1>Widgets</h1><p>Widgets is a library by Ada Lovelace.</p></main></body></html>",
+        )
+        .unwrap();
+    };
+    // a.html and b.html read the same; b.html's engine line weighs 3, a.html's 0.
+    let site = tempfile::tempdir().unwrap();
+    write(
+        site.path(),
+        &[
+            ("a.html", page("", r#" data-pagefind-weight="0""#)),
+            (
+                "b.html",
+                page(
+                    r#" data-hipporag-weight="11""#,
+                    r#" data-pagefind-weight="3""#,
+                ),
+            ),
+        ],
+    );
+    let r = build_site(site.path(), &enc, None, &opts_for(pkg.path()), &()).unwrap();
+    let bad: Vec<(&str, Problem, &str)> = r
+        .problems
+        .iter()
+        .map(|p| (p.page.as_str(), p.problem, p.detail.as_str()))
+        .collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!((bad[0].0, bad[0].1), ("b.html", Problem::InvalidWeight));
+    assert!(bad[0].2.contains("\"11\""), "{}", bad[0].2);
+    let entry: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(site.path().join(OUTPUT_DIR).join("hipporag-entry.json")).unwrap(),
+    )
+    .unwrap();
+    let dir = PieceDir::new(site.path().join(OUTPUT_DIR).join("index"));
+    let meta = entry["pieces"].as_str().unwrap();
+    let mut index = dir.open(meta.strip_prefix("index/").unwrap()).unwrap();
+    let mut search = |q: &str| {
+        let opts = RetrieveOptions {
+            mode: Mode::Bm25,
+            top_k: 5,
+            ..Default::default()
+        };
+        dir.search(&mut index, q, &opts).unwrap()
+    };
+    // Passages in file order: a.html (0), b.html (1), other.html (2).
+    let hits = search("analytical engine");
+    assert_eq!(hits.first().map(|h| h.0), Some(1), "{hits:?}");
+    assert!(
+        hits.iter().all(|&(i, s)| i != 0 || s == 0.0),
+        "weight 0: {hits:?}"
+    );
+    // a.html's unweighted line still matches.
+    let hits = search("charles babbage");
+    assert!(hits.iter().any(|&(i, s)| i == 0 && s > 0.0), "{hits:?}");
+
+    // Weights of 1 (and none at all): the same bytes as the site without the attribute.
+    let plain = tempfile::tempdir().unwrap();
+    write(
+        plain.path(),
+        &[("a.html", page("", "")), ("b.html", page("", ""))],
+    );
+    build_site(plain.path(), &enc, None, &opts_for(pkg.path()), &()).unwrap();
+    let ones = tempfile::tempdir().unwrap();
+    write(
+        ones.path(),
+        &[
+            ("a.html", page(r#" data-pagefind-weight="1""#, "")),
+            ("b.html", page("", r#" data-hipporag-weight="1.0""#)),
+        ],
+    );
+    build_site(ones.path(), &enc, None, &opts_for(pkg.path()), &()).unwrap();
+    assert_same_files(
+        &tree(&ones.path().join(OUTPUT_DIR)),
+        &tree(&plain.path().join(OUTPUT_DIR)),
+    );
+}

@@ -72,6 +72,11 @@ pub struct BuildOptions {
     /// the browser's `Intl.Segmenter` words); `None` (the default): ICU4X's, with the `lexicon`
     /// feature ([`crate::lexicon::lexicon`]), or none.
     pub lexicon_words: Option<Vec<String>>,
+    /// Per passage, in the builder's order, its text's lines' weights for BM25
+    /// ([`crate::bm25::build_weighted`]: `hipporag site` reads them from
+    /// `data-pagefind-weight`); a passage with none (or past the end) weighs every line 1.
+    /// Empty (the default): the index of unweighted passages, byte for byte.
+    pub bm25_line_weights: Vec<Vec<f32>>,
 }
 
 impl Default for BuildOptions {
@@ -86,6 +91,7 @@ impl Default for BuildOptions {
             bm25: Some(Bm25Params::default()),
             language: Language::English,
             lexicon_words: None,
+            bm25_line_weights: Vec::new(),
         }
     }
 }
@@ -373,8 +379,13 @@ impl TripleGraph {
                 Some(words) => crate::lexicon::lexicon_of_words(words),
                 None => crate::lexicon::lexicon(&self.passages),
             };
-            let b =
-                crate::bm25::build_with_lexicon(&self.passages, opts.language, params, &lexicon);
+            let b = crate::bm25::build_weighted(
+                &self.passages,
+                &opts.bm25_line_weights,
+                opts.language,
+                params,
+                &lexicon,
+            );
             progress.advance(self.passages.len() as u64);
             progress.finish();
             b

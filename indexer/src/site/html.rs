@@ -31,6 +31,15 @@
 //! content, each followed by a `.` when it ends in a word character (as Pagefind writes them:
 //! `Image Title. Image Alt.`); on a heading they open its section's text.
 //!
+//! **Weights** (Pagefind's `data-pagefind-weight`,
+//! <https://pagefind.app/docs/weighting/>, or ours, `data-hipporag-weight`): an element with
+//! `data-pagefind-weight="2"` weighs the text inside it; each line of a section takes the
+//! weight of the innermost element with the attribute around the text that starts it (1
+//! without one), [`Section::line_weights`]. A weight is a number from 0 to 10: one outside is
+//! clamped to it, one that is no number reads as 1 (as Pagefind reads them), and both are
+//! listed in [`Page::bad_weights`]. The BM25 index counts a line's terms by its weight
+//! ([`crate::bm25`]).
+//!
 //! **Filters, metadata and sort values** come from the whole document ([`super::attributes`]):
 //! [`Page::attributes`].
 //!
@@ -52,7 +61,7 @@ use super::attributes::{PageAttributes, attribute, read_attributes};
 use super::parse::{Dropped, parse_document};
 
 /// One section of a page.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Section {
     /// The `#fragment` that scrolls to the section (`None`: the top of the page).
     pub anchor: Option<String>,
@@ -62,10 +71,12 @@ pub struct Section {
     pub text: String,
     /// Indices of `text`'s lines that came from a `<pre>` (code), ascending.
     pub code_lines: Vec<usize>,
+    /// Each of `text`'s lines' weight (module docs, "Weights"); empty when every line weighs 1.
+    pub line_weights: Vec<f32>,
 }
 
 /// A page: its title and its sections in document order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Page {
     /// `<title>` (or the first heading when there is none).
     pub title: String,
@@ -89,6 +100,9 @@ pub struct Page {
     /// Whether a root selector was given ([`Selectors::root`]) and matched no element of the
     /// page: then it has no section.
     pub root_missing: bool,
+    /// The weight attributes of its main content whose value is no number from 0 to 10, as
+    /// written, each once (module docs, "Weights").
+    pub bad_weights: Vec<String>,
 }
 
 /// The CSS selectors a site's configuration reads its pages with (module docs), parsed once
@@ -249,6 +263,8 @@ struct Leave {
     id: bool,
     /// It is a `<pre>`.
     pre: bool,
+    /// It pushed its weight onto [`Walker::weights`].
+    weight: bool,
 }
 
 /// The level of a heading element's name (`h2` → 2).
@@ -297,6 +313,25 @@ fn indexed_attributes(e: &scraper::node::Element) -> String {
         out.push(' ');
     }
     out
+}
+
+/// The attributes that weigh an element's text (module docs, "Weights"): Pagefind's and ours.
+const WEIGHT_ATTRS: [&str; 2] = ["data-pagefind-weight", "data-hipporag-weight"];
+
+/// The highest weight ([Pagefind's](https://pagefind.app/docs/weighting/)).
+pub const MAX_WEIGHT: f32 = 10.0;
+
+/// The weight `e` gives its text, when it has a weight attribute (the first of
+/// [`WEIGHT_ATTRS`] it has), and whether that attribute's value was bad: a number outside 0 to
+/// [`MAX_WEIGHT`] is clamped to it, a value that is no number weighs 1, as Pagefind reads it.
+fn element_weight(e: &scraper::node::Element) -> Option<(f32, bool)> {
+    let value = WEIGHT_ATTRS.iter().find_map(|n| e.attr(n))?.trim();
+    Some(match value.parse::<f32>() {
+        Ok(w) if (0.0..=MAX_WEIGHT).contains(&w) => (w, false),
+        Ok(w) if w > MAX_WEIGHT => (MAX_WEIGHT, true),
+        Ok(w) if w < 0.0 => (0.0, true),
+        _ => (1.0, true),
+    })
 }
 
 /// Whether the walk skips an element with its content (module docs).
@@ -361,6 +396,14 @@ struct Walker {
     line_is_code: bool,
     /// Indices into `lines` of code lines.
     code_lines: Vec<usize>,
+    /// The weights of the weighted elements the walk is inside, innermost last.
+    weights: Vec<f32>,
+    /// The weight of the current line: the innermost weight when its first text came.
+    line_weight: f32,
+    /// Each of `lines`' weight.
+    line_weights: Vec<f32>,
+    /// Bad weight values met ([`Page::bad_weights`]).
+    bad_weights: Vec<String>,
     /// Control characters dropped ([`visible`]).
     controls: usize,
     /// The site's exclude selectors ([`Selectors::exclude`]): the elements they match are
@@ -376,9 +419,18 @@ impl Walker {
                 self.code_lines.push(self.lines.len());
             }
             self.lines.push(l);
+            self.line_weights.push(self.line_weight);
         }
         self.line.clear();
         self.line_is_code = false;
+    }
+
+    /// Appends `part` to the current line; the text that starts a line gives it its weight.
+    fn push_text(&mut self, part: &str) {
+        if self.line.trim().is_empty() && !part.trim().is_empty() {
+            self.line_weight = self.weights.last().copied().unwrap_or(1.0);
+        }
+        self.line.push_str(part);
     }
 
     /// Text of a node: inside `<pre>`, every line break ends a (code) line.
@@ -386,14 +438,14 @@ impl Walker {
         let (t, controls) = visible(t);
         self.controls += controls;
         if self.pre_depth == 0 {
-            self.line.push_str(&t);
+            self.push_text(&t);
             return;
         }
         for (k, part) in t.split('\n').enumerate() {
             if k > 0 {
                 self.end_line();
             }
-            self.line.push_str(part);
+            self.push_text(part);
             self.line_is_code = true;
         }
     }
@@ -412,10 +464,16 @@ impl Walker {
                 headings,
                 text: self.lines.join("\n"),
                 code_lines: std::mem::take(&mut self.code_lines),
+                line_weights: if self.line_weights.iter().all(|&w| w == 1.0) {
+                    Vec::new()
+                } else {
+                    std::mem::take(&mut self.line_weights)
+                },
             });
         }
         self.lines.clear();
         self.code_lines.clear();
+        self.line_weights.clear();
     }
 
     fn heading(&mut self, el: ElementRef<'_>, level: u8) {
@@ -471,10 +529,24 @@ impl Walker {
             return None;
         }
         let attrs = indexed_attributes(e);
+        let weight = element_weight(e).map(|(w, bad)| {
+            if bad {
+                let value = WEIGHT_ATTRS.iter().find_map(|n| e.attr(n)).unwrap_or("");
+                if !self.bad_weights.iter().any(|b| b == value) {
+                    self.bad_weights.push(value.to_string());
+                }
+            }
+            w
+        });
         if let Some(level) = heading_level(name) {
             self.heading(el, level);
             if !attrs.is_empty() {
+                // (The heading's own weight weighs its attributes' text.)
+                self.weights.extend(weight);
                 self.text(&attrs);
+                if weight.is_some() {
+                    self.weights.pop();
+                }
             }
             return None;
         }
@@ -482,6 +554,7 @@ impl Walker {
         if block {
             self.end_line();
         }
+        self.weights.extend(weight);
         if !attrs.is_empty() {
             self.text(&attrs);
         }
@@ -495,11 +568,15 @@ impl Walker {
             block,
             id: id.is_some(),
             pre,
+            weight: weight.is_some(),
         })
     }
 
     fn leave(&mut self, leave: Leave) {
         self.pre_depth -= usize::from(leave.pre);
+        if leave.weight {
+            self.weights.pop();
+        }
         if leave.id {
             self.ids.pop();
         }
@@ -599,6 +676,10 @@ fn extract(html: &str, root: Option<&Selector>, exclude: &[Selector]) -> Page {
         pre_depth: 0,
         line_is_code: false,
         code_lines: Vec::new(),
+        weights: Vec::new(),
+        line_weight: 1.0,
+        line_weights: Vec::new(),
+        bad_weights: Vec::new(),
         controls: title_controls,
         excluded: exclude.to_vec(),
     };
@@ -638,6 +719,7 @@ fn extract(html: &str, root: Option<&Selector>, exclude: &[Selector]) -> Page {
         dropped,
         attributes,
         root_missing: scopes.is_some_and(|s| s.is_empty()),
+        bad_weights: w.bad_weights,
     }
 }
 
@@ -1016,6 +1098,48 @@ y = 2
         );
         assert_eq!(f.sections[0].text, "Text.");
         assert_eq!(f.attributes.filters["kind"], ["guide"]);
+    }
+
+    /// Pagefind's weighting.md example, nested: each line weighs as the innermost weighted
+    /// element around the text that starts it, ours and Pagefind's spelling alike; a section
+    /// without weights has none; bad values are clamped (or 1) and listed once each.
+    #[test]
+    fn lines_weigh_as_their_innermost_weighted_element() {
+        let html = r#"<html><body><main><h1>Weights</h1>
+<p data-pagefind-weight="2">The main description text of the page.</p>
+<p>Other, less important text.</p>
+<div data-hipporag-weight="0.5"><p>Very unimportant text.</p>
+<p data-pagefind-weight="3">Inner <span data-pagefind-weight="0">wins</span> here.</p>
+<p><span data-pagefind-weight="0">Starts</span> the line.</p><p>Back to half.</p></div>
+<p data-pagefind-weight="12">Too heavy.</p><p data-pagefind-weight="-1">Negative.</p>
+<p data-pagefind-weight="heavy">No number.</p><p data-pagefind-weight="12">Again.</p>
+<h2>Plain</h2><p>Nothing weighed.</p></main></body></html>"#;
+        let p = extract_html(html);
+        let s = &p.sections[0];
+        let lines: Vec<(&str, f32)> = s.text.lines().zip(s.line_weights.clone()).collect();
+        assert_eq!(s.line_weights.len(), s.text.lines().count());
+        assert_eq!(
+            lines,
+            [
+                ("The main description text of the page.", 2.0),
+                ("Other, less important text.", 1.0),
+                ("Very unimportant text.", 0.5),
+                ("Inner wins here.", 3.0),
+                ("Starts the line.", 0.0),
+                ("Back to half.", 0.5),
+                ("Too heavy.", 10.0),
+                ("Negative.", 0.0),
+                ("No number.", 1.0),
+                ("Again.", 10.0),
+            ]
+        );
+        assert_eq!(p.bad_weights, ["12", "-1", "heavy"]);
+        assert_eq!(p.sections[1].text, "Nothing weighed.");
+        assert!(p.sections[1].line_weights.is_empty());
+        // A page without the attribute: no weights, as before.
+        let plain = extract_html(SPHINX_WITHOUT_MAIN);
+        assert!(plain.sections.iter().all(|s| s.line_weights.is_empty()));
+        assert!(plain.bad_weights.is_empty());
     }
 
     /// A selector that is not CSS is an error naming the option and the selector.

@@ -335,6 +335,9 @@ pub struct SitePassage {
     pub headings: Vec<String>,
     /// Indices of the passage text's lines that are code (from a `<pre>`), ascending.
     pub code_lines: Vec<usize>,
+    /// Each of the passage text's lines' weight (`data-pagefind-weight`,
+    /// [`html::Section::line_weights`]); empty when every line weighs 1.
+    pub line_weights: Vec<f32>,
     /// The page's language: its `<html lang>`'s ([`Language::read_tag`]: the generic
     /// [`Language::Other`] for a language without an analysis of its own), else
     /// the site's default.
@@ -393,8 +396,16 @@ pub fn build_site(
             .map(|&i| std::mem::replace(&mut site[i].passage, Passage::new("", "")))
             .collect();
         let group_docs = ids.iter().map(|&i| std::mem::take(&mut docs[i])).collect();
+        // Line weights (`data-pagefind-weight`) for BM25, none when every line weighs 1.
+        let mut weights: Vec<Vec<f32>> = ids
+            .iter()
+            .map(|&i| std::mem::take(&mut site[i].line_weights))
+            .collect();
+        if weights.iter().all(Vec::is_empty) {
+            weights = Vec::new();
+        }
         let (data, phrases, static_words) = language_index(
-            passages,
+            (passages, weights),
             group_docs,
             language,
             (&vectors, words.as_ref()),
@@ -574,7 +585,7 @@ fn language_groups(site: &[SitePassage]) -> Vec<(Language, Vec<usize>)> {
 /// for English the static word embeddings (through theirs); with its phrase count and static
 /// word count.
 fn language_index(
-    passages: Vec<Passage>,
+    (passages, line_weights): (Vec<Passage>, Vec<Vec<f32>>),
     docs: Vec<crate::openie::OpenIeDoc>,
     language: Language,
     (vectors, words): (&cache::VectorCache, Option<&cache::VectorCache>),
@@ -586,6 +597,7 @@ fn language_index(
     drop(docs);
     let build_opts = BuildOptions {
         language,
+        bm25_line_weights: line_weights,
         ..opts.build.clone()
     };
     let (mut data, build) = builder.build(vectors, &build_opts, progress)?;

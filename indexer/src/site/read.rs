@@ -81,6 +81,9 @@ pub enum Problem {
     /// The site's root selector ([`ReadOptions::root_selector`]) matches no element of the
     /// page: left out.
     NoRoot,
+    /// A `data-pagefind-weight` (or `data-hipporag-weight`) that is no number from 0 to 10:
+    /// clamped to it, or 1 when it is no number (as Pagefind reads it); the page read.
+    InvalidWeight,
 }
 
 impl Problem {
@@ -561,6 +564,14 @@ fn read_page(f: &Path, rel: &str, opts: &ReadOptions, selectors: &html::Selector
             out.problems
                 .push(PageProblem::new(rel, Problem::ReservedFilterKey, detail));
         }
+        for value in &page.bad_weights {
+            let detail = format!(
+                "weight {value:?} is no number from 0 to {}: clamped to it, or 1 when no number",
+                html::MAX_WEIGHT
+            );
+            out.problems
+                .push(PageProblem::new(rel, Problem::InvalidWeight, detail));
+        }
     }
     out.url = url;
     out.attributes = page.attributes;
@@ -618,6 +629,8 @@ struct Chunk {
     lines: usize,
     /// Indices of `text`'s lines that are code.
     code_lines: Vec<usize>,
+    /// Each of `text`'s lines' weight, when the section has weights.
+    line_weights: Vec<f32>,
 }
 
 /// Appends the passages of section `s` to `out` (see [`page_passages`]).
@@ -637,6 +650,12 @@ fn section_passages(s: &html::Section, url: &str, language: Language, out: &mut 
                 },
                 headings: s.headings.clone(),
                 code_lines: chunk.code_lines,
+                // (Every line of this passage may weigh 1 when others of its section do not.)
+                line_weights: if chunk.line_weights.iter().all(|&w| w == 1.0) {
+                    Vec::new()
+                } else {
+                    chunk.line_weights
+                },
                 language,
             });
         }
@@ -658,6 +677,12 @@ fn section_passages(s: &html::Section, url: &str, language: Language, out: &mut 
             chunk.chars += n;
             if is_code {
                 chunk.code_lines.push(chunk.lines);
+            }
+            // A long line's pieces each weigh as the line.
+            if !s.line_weights.is_empty() {
+                chunk
+                    .line_weights
+                    .push(s.line_weights.get(k).copied().unwrap_or(1.0));
             }
             chunk.lines += 1;
         }
@@ -881,6 +906,7 @@ mod tests {
                 headings: vec!["T".into(), "S".into()],
                 text,
                 code_lines: vec![1, 3, 4],
+                line_weights: vec![1.0, 3.0, 1.0, 0.0, 2.0],
             }],
             lang: None,
             unlisted: None,
@@ -889,15 +915,27 @@ mod tests {
             dropped: Default::default(),
             attributes: Default::default(),
             root_missing: false,
+            bad_weights: Vec::new(),
         };
         let ps = page_passages(&page, "/t.html", Language::English);
-        let got: Vec<(usize, Vec<usize>)> = ps
+        let got: Vec<(usize, Vec<usize>, Vec<f32>)> = ps
             .iter()
-            .map(|p| (p.passage.text.lines().count(), p.code_lines.clone()))
+            .map(|p| {
+                (
+                    p.passage.text.lines().count(),
+                    p.code_lines.clone(),
+                    p.line_weights.clone(),
+                )
+            })
             .collect();
         assert_eq!(
             got,
-            vec![(1, vec![]), (1, vec![0]), (1, vec![]), (2, vec![0, 1])]
+            vec![
+                (1, vec![], vec![]),
+                (1, vec![0], vec![3.0]),
+                (1, vec![], vec![]),
+                (2, vec![0, 1], vec![0.0, 2.0])
+            ]
         );
         assert!(
             ps.iter()
@@ -905,5 +943,37 @@ mod tests {
         );
         assert_eq!(ps[0].passage.url.as_deref(), Some("/t.html#a"));
         assert_eq!(ps[0].passage.title, "T › S");
+    }
+
+    /// An overlong line's pieces each weigh as the line, the lines after them as themselves.
+    #[test]
+    fn long_lines_keep_their_weight_in_every_piece() {
+        let long = "word ".repeat(3000);
+        let page = html::Page {
+            title: "T".into(),
+            sections: vec![html::Section {
+                anchor: None,
+                headings: vec!["T".into()],
+                text: format!("{}\nafter", long.trim_end()),
+                code_lines: vec![],
+                line_weights: vec![2.0, 0.5],
+            }],
+            lang: None,
+            unlisted: None,
+            marked_body: false,
+            controls: 0,
+            dropped: Default::default(),
+            attributes: Default::default(),
+            root_missing: false,
+            bad_weights: Vec::new(),
+        };
+        let ps = page_passages(&page, "/t.html", Language::English);
+        assert!(ps.len() > 1);
+        for p in &ps {
+            assert_eq!(p.line_weights.len(), p.passage.text.lines().count());
+        }
+        let all: Vec<f32> = ps.iter().flat_map(|p| p.line_weights.clone()).collect();
+        assert_eq!(all.last(), Some(&0.5));
+        assert!(all[..all.len() - 1].iter().all(|&w| w == 2.0));
     }
 }
