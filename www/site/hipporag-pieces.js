@@ -160,6 +160,8 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
     passage,
     /** The passage ids of page `pageId`, ascending (empty for no such page). */
     passagesOf,
+    /** The name of the fragment piece holding passage `id` (passages of one piece come in one fetch). */
+    fragmentOf: (id) => index.fragmentName(id),
     /** The first passage of page `pageId` ({id, title, url, text}). */
     firstPassage(pageId) {
       const [first] = passagesOf(pageId);

@@ -345,15 +345,25 @@ const fullUrl = (ix, url) => (url ? ix.opts.baseUrl + url.replace(/^\//, "") : n
 
 /**
  * Hit `h`'s result data: its best passage (url, title, excerpt, content), its page's record
- * (meta, filters, word_count; from the fragment piece of that passage), and its other scored
- * passages as `sub_results`.
+ * (meta, filters, word_count; from the fragment piece of that passage), and as `sub_results`
+ * the page's passages with the query's words (Pagefind's sub-results: its sections with hits),
+ * best first: those the ranking scored, by score, then the page's other passages in the best
+ * one's fragment piece (no fetch more) by how many query words their excerpt marks.
  */
 async function pageData(h) {
   const { ix } = h;
   const p = h.p ?? (await ix.src.passage(h.id));
   const record = typeof h.page === "number" && ix.src ? await ix.src.page(h.page, h.id) : null;
   const segments = h.ex(p.text);
-  const subs = h.passages.filter((s) => s.score > 0);
+  const scored = h.passages.filter((s) => s.score > 0);
+  const subs = await Promise.all(scored.map(async (s) => subResult(ix, s.p ?? (await ix.src.passage(s.id)), h.ex)));
+  if (typeof h.page === "number" && ix.src?.fragmentOf) {
+    const piece = ix.src.fragmentOf(h.id);
+    const seen = new Set(scored.map((s) => s.id));
+    const near = ix.src.passagesOf(h.page).filter((j) => !seen.has(j) && ix.src.fragmentOf(j) === piece);
+    const more = (await Promise.all(near.map(async (j) => subResult(ix, await ix.src.passage(j), h.ex)))).filter((s) => s.hits > 0);
+    subs.push(...more.sort((a, b) => b.hits - a.hits));
+  }
   return {
     url: fullUrl(ix, p.url),
     raw_url: p.url ?? null,
@@ -364,16 +374,20 @@ async function pageData(h) {
     excerptSegments: segments,
     content: p.text,
     word_count: record?.word_count ?? p.text.split(/\s+/).filter(Boolean).length,
-    sub_results: await Promise.all(subs.map(async (s) => subResult(ix, s.p ?? (await ix.src.passage(s.id)), h.ex))),
+    sub_results: subs.map(({ hits, ...s }) => s),
     contributions: p.contributions ?? [],
   };
 }
 
-/** A scored passage of a result's page, as Pagefind's sub-result: its heading, URL and excerpt. */
+/**
+ * A passage of a result's page, as Pagefind's sub-result: its heading, URL and excerpt, and
+ * `hits`, how many query words its excerpt marks (pageData orders by it, then drops it).
+ */
 function subResult(ix, p, ex) {
   const segments = ex(p.text);
   const anchor = p.url?.split("#")[1];
   return {
+    hits: segments.filter((t, i) => i % 2 === 1 && t.trim() !== "").length,
     title: p.title.split(" › ").pop(),
     url: fullUrl(ix, p.url),
     excerpt: excerptHtml(segments),
