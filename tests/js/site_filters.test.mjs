@@ -523,7 +523,7 @@ test("filters(), sorts() and preload()", async () => {
   );
 });
 
-test("mergeIndex: results merged by score × indexWeight, mergeFilter on every page, filters() and listings over both", async () => {
+test("mergeIndex: results merged by score × indexWeight × each index's best BM25 over the best index's, mergeFilter on every page, filters() and listings over both", async () => {
   const api = await site();
   await api.options({ mergeFilter: { site: "Cats" } });
   await api.mergeIndex(pathToFileURL(join(tmp, "b", "_hipporag")).href, {
@@ -532,16 +532,18 @@ test("mergeIndex: results merged by score × indexWeight, mergeFilter on every p
     baseUrl: "/b/",
   });
   const s = await api.search("cat", { topK: 3 });
-  assert.deepEqual(await urls(s), ["/cheeka.html", "/b/one.html", "/theodore.html"]);
+  // "cat": the primary's best passage scores 3, the blog's 5, so the primary's scores are
+  // scaled by 3/5 (cheeka 3 → 1.8, theodore 1 → 0.6) and the blog's by 1 (one: 5 × 0.5).
+  assert.deepEqual(await urls(s), ["/b/one.html", "/cheeka.html", "/theodore.html"]);
   assert.deepEqual(
-    s.results.map((r) => r.score),
-    [3, 2.5, 1],
+    s.results.map((r) => +r.score.toFixed(9)),
+    [2.5, 1.8, 0.6],
   );
   assert.equal(s.unfilteredResultCount, 5);
   assert.deepEqual(s.totalFilters, { site: { Cats: 4, Blog: 1 } });
-  assert.deepEqual((await s.results[1].data()).filters, { color: ["Black"], site: ["Blog"] });
+  assert.deepEqual((await s.results[0].data()).filters, { color: ["Black"], site: ["Blog"] });
   assert.deepEqual(await urls(await api.search("cat", { filters: { site: "Blog" } })), ["/b/one.html"]);
-  assert.deepEqual(await urls(await api.search("cat", { filters: { color: "Black" } })), ["/cheeka.html", "/b/one.html"]);
+  assert.deepEqual(await urls(await api.search("cat", { filters: { color: "Black" } })), ["/b/one.html", "/cheeka.html"]);
   assert.deepEqual(await api.filters(), {
     site: { Cats: 5, Blog: 2 },
     color: { Black: 2, White: 2, Orange: 1, Tabby: 1, Grey: 1 },

@@ -152,22 +152,31 @@ export function withMergeFilter(filterPieces, mergeFilter, pageCount) {
 export function countFilters(filterPieces, pages) {
   const wanted = pages && new Set(pages);
   const out = {};
-  for (const [key, values] of Object.entries(filterPieces)) {
+  for (const key of Object.keys(filterPieces).sort()) {
     out[key] = {};
-    for (const [value, tagged] of Object.entries(values))
+    for (const [value, tagged] of Object.entries(filterPieces[key]))
       out[key][value] = wanted ? tagged.filter((p) => wanted.has(p)).length : tagged.length;
   }
   return out;
 }
 
-/** Counts of several indexes added up, key by key and value by value (Pagefind's `mergeFilters`). */
+/**
+ * Counts of several indexes added up, key by key and value by value (Pagefind's
+ * `mergeFilters`), keys and values in sorted order whatever order their pieces arrived in, as
+ * Pagefind gives them.
+ */
 export function mergeCounts(counts) {
-  const out = {};
+  const sum = {};
   for (const c of counts) {
     for (const [key, values] of Object.entries(c)) {
-      out[key] ??= {};
-      for (const [value, n] of Object.entries(values)) out[key][value] = (out[key][value] ?? 0) + n;
+      sum[key] ??= {};
+      for (const [value, n] of Object.entries(values)) sum[key][value] = (sum[key][value] ?? 0) + n;
     }
+  }
+  const out = {};
+  for (const key of Object.keys(sum).sort()) {
+    out[key] = {};
+    for (const value of Object.keys(sum[key]).sort()) out[key][value] = sum[key][value];
   }
   return out;
 }
@@ -241,6 +250,12 @@ export async function narrowedSearch(site, query, { filters, sort, topK = 8 }, m
   const ranking = file && !listing ? await file.rag.search(query, { ...file.opts, topK: file.rag.info.counts.passages }) : null;
   const q = { query, listing, filters, sortKey, direction, mode, ranking, rag: file?.rag };
   const parts = await Promise.all(indexes.map((ix, i) => part(site, ix, i === 0 ? q : { ...q, ranking: null })));
+  // Across merged indexes, each one's hybrid scores are scaled by how well its best passage
+  // matches the query (its top BM25 score over the best index's): the hybrid scores are shares
+  // of one index's ranking, alike at each rank in every index, so an index the question does not
+  // concern would otherwise interleave with the one it does.
+  const best = Math.max(...parts.map((p) => p.best));
+  if (parts.length > 1 && best > 0) for (const p of parts) for (const h of p.hits) h.score *= p.best / best;
   let hits = parts.flatMap((p) => p.hits);
   if (sortKey !== undefined) hits.sort((a, b) => a.at - b.at);
   else if (!listing) hits = hits.sort((a, b) => b.score - a.score).slice(0, topK);
@@ -259,9 +274,10 @@ export async function narrowedSearch(site, query, { filters, sort, topK = 8 }, m
 
 /**
  * One index's share of narrowedSearch(): its hits (each with `at`, its place in the sort, when
- * sorted), how many pages the query matches without filters, and the filter counts over its
+ * sorted), how many pages the query matches without filters, the filter counts over its
  * hits (`counts`) and over the pages matched without filters (`totals`), Pagefind's `filters`
- * and `totalFilters`.
+ * and `totalFilters`, and `best`, the top BM25 score of its passages the filter allows when
+ * several indexes are searched in pieces (1 otherwise).
  */
 async function part(site, ix, q) {
   const src = ix.src;
@@ -270,6 +286,7 @@ async function part(site, ix, q) {
   const allowed = matchPages(values, q.filters, n); // null: every page
   const ex = q.ranking ? site.excerptOf(q.rag, q.query) : (text) => src.excerpt(text, q.query ?? "");
   let hits, every;
+  let best = 1;
   if (q.listing) {
     // No term, so (as Pagefind) no page matched without filters: 0 and zero totals.
     const pages = allowed ?? Array.from({ length: n }, (_, p) => p);
@@ -286,6 +303,10 @@ async function part(site, ix, q) {
       site.byPage(ix, (await src.search(q.query, { mode: q.mode, topK: src.passages, allowedPages })).ranked, ex);
     hits = await rank(allowed ?? undefined);
     every = allowed ? await rank(undefined) : hits;
+    // Its best passage's BM25 score under the filter (for narrowedSearch's merge of indexes);
+    // a BM25 search's own scores are comparable already.
+    if (site.state.indexes.length > 1 && q.mode !== "bm25")
+      best = (await src.search(q.query, { mode: "bm25", topK: 1, allowedPages: allowed ?? undefined })).ranked[0]?.score ?? 0;
   }
   const counts = countFilters(values, pagesOf(hits));
   const totals = countFilters(values, pagesOf(every));
@@ -294,7 +315,7 @@ async function part(site, ix, q) {
     hits = hits.filter((h) => places.has(h.page));
     for (const h of hits) h.at = places.get(h.page);
   }
-  return { hits, unfiltered: every.length, counts, totals };
+  return { hits, unfiltered: every.length, counts, totals, best };
 }
 
 const pagesOf = (hits) => hits.map((h) => h.page);
