@@ -586,3 +586,22 @@ test("a site without pieces: the single file ranks every passage, then the filte
   });
   await assert.rejects(api.mergeIndex(pathToFileURL(join(tmp, "b", "_hipporag")).href), /must be in pieces/);
 });
+
+test("filters() alone fetches the entry and the filter pieces: no search module, no meta piece", async () => {
+  const api = await import(`${pathToFileURL(join(siteA, "hipporag-site.js"))}?${++instances}`);
+  await api.options({ language: "en" });
+  fetched.length = 0;
+  const counts = await api.filters();
+  assert.deepEqual(Object.keys(counts), ["color", "mood"]);
+  assert.ok(fetched.some((f) => f.endsWith("hipporag-entry.json")), fetched.join(", "));
+  const entry = JSON.parse(readFileSync(join(siteA, "hipporag-entry.json"), "utf8"));
+  const allowed = new Set(["hipporag-entry.json", ...Object.values(entry.filters ?? {})].map((f) => f.split("/").pop()));
+  assert.deepEqual(
+    fetched.map((f) => f.split("/").pop()).filter((f) => !allowed.has(f)),
+    [],
+    "only the entry and the filter pieces",
+  );
+  // A search afterwards opens the index and gives counts at once.
+  const s = await api.search("cat");
+  assert.deepEqual(Object.keys(s.filters), ["color", "mood"]);
+});

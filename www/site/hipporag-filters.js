@@ -327,22 +327,31 @@ const pagesOf = (hits) => hits.map((h) => h.page);
  */
 async function load(site, ix, names, sortKey) {
   ix.src ??= await fileSource(await site.full());
-  const piece = async (kind, key) => {
-    if (!Object.hasOwn(ix.entry[kind] ?? {}, key)) return null;
-    const url = new URL(ix.entry[kind][key], ix.base).href;
-    const json = await loadPiece(url);
-    if (json?.key !== key) throw Object.assign(new Error(`hipporag: ${url}: not the ${kind} piece of ${key}`), { kind: "format.invalid" });
-    return json;
-  };
   await Promise.all([
-    ...names
+    loadFilters(ix, names),
+    sortKey !== undefined && !(sortKey in ix.sorts) && piece(ix, "sorts", sortKey).then((p) => p && (ix.sorts[sortKey] = p)),
+  ]);
+}
+
+/** Index `ix`'s `kind` (`filters` or `sorts`) piece of `key`, as its entry lists it (null when it lists none). */
+async function piece(ix, kind, key) {
+  if (!Object.hasOwn(ix.entry[kind] ?? {}, key)) return null;
+  const url = new URL(ix.entry[kind][key], ix.base).href;
+  const json = await loadPiece(url);
+  if (json?.key !== key) throw Object.assign(new Error(`hipporag: ${url}: not the ${kind} piece of ${key}`), { kind: "format.invalid" });
+  return json;
+}
+
+/** Loads index `ix`'s filter pieces of the keys `names` (once; a key it lacks stays unknown). */
+async function loadFilters(ix, names) {
+  await Promise.all(
+    names
       .filter((k) => !(k in ix.values))
       .map(async (k) => {
-        const p = await piece("filters", k);
+        const p = await piece(ix, "filters", k);
         if (p) ix.values[k] = p.values;
       }),
-    sortKey !== undefined && !(sortKey in ix.sorts) && piece("sorts", sortKey).then((p) => p && (ix.sorts[sortKey] = p)),
-  ]);
+  );
 }
 
 /** Loads the filter and sort pieces `filters` and `sort` name in every index (preload()). */
@@ -350,12 +359,18 @@ export async function loadPieces(site, filters, sort) {
   await Promise.all(site.state.indexes.map((ix) => load(site, ix, filterNames(filters), Object.keys(sort ?? {})[0])));
 }
 
-/** filters(): every filter piece of every index loaded, and its pages counted, added up. */
+/**
+ * filters(): every filter piece of every index loaded, and its pages counted, added up. It
+ * needs the entry and the filter pieces alone; only an index with a `mergeFilter` (every page
+ * of it tagged) needs its page count, and so its search module and meta piece (init()).
+ */
 export async function filterCounts(site) {
   const counts = await Promise.all(
     site.state.indexes.map(async (ix) => {
-      await load(site, ix, Object.keys(ix.entry.filters ?? {}));
-      return countFilters(withMergeFilter(ix.values, ix.opts.mergeFilter, ix.src.pageCount), null);
+      await loadFilters(ix, Object.keys(ix.entry.filters ?? {}));
+      const merged = Object.keys(ix.opts.mergeFilter ?? {}).length > 0;
+      if (merged && !ix.src) await site.init();
+      return countFilters(merged ? withMergeFilter(ix.values, ix.opts.mergeFilter, ix.src.pageCount) : ix.values, null);
     }),
   );
   return mergeCounts(counts);

@@ -96,13 +96,28 @@ function indexOf(entry, base, opts, pieces) {
 /** The page's language: init()'s or options()' `language`, else its `<html lang>`. */
 const pageLanguage = () => state.options.language || (globalThis.document?.documentElement?.lang ?? "");
 
-/** init()'s loading, once (a failed one, a missing file or a network error, is tried again). */
-const start = memo(async () => {
+/** hipporag-entry.json of the page's language (once; a failed fetch is tried again). */
+const loadEntry = memo(async () => {
   const base = (state.base = state.options.basePath);
   const res = await fetch(new URL("hipporag-entry.json", base));
   if (!res.ok) throw new Error(`hipporag: ${res.url}: HTTP ${res.status}`);
   state.entry = ownLanguage(await res.json(), pageLanguage());
   state.defaults = state.entry.search ?? {};
+});
+
+/**
+ * The primary index as state.indexes' first (made once, by the first of init() and filters(),
+ * which needs only the entry and the filter pieces), after the entry.
+ */
+function primary() {
+  state.indexes[0] ??= indexOf(state.entry, state.base, state.options, null);
+  return state.indexes[0];
+}
+
+/** init()'s loading, once (a failed one, a missing file or a network error, is tried again). */
+const start = memo(async () => {
+  await loadEntry();
+  const base = state.base;
   if (state.entry.pieces) {
     const metaUrl = new URL(state.entry.pieces, base);
     const wasmUrl = new URL("hipporag_pieces_wasm_bg.wasm", here);
@@ -116,7 +131,8 @@ const start = memo(async () => {
   } else {
     await full();
   }
-  state.indexes = [indexOf(state.entry, base, state.options, state.pieces)];
+  const ix = primary();
+  ix.pieces = ix.src = state.pieces;
 });
 
 /**
@@ -265,7 +281,7 @@ export async function search(query, options = {}) {
 const narrowing = () => import("./hipporag-filters.js");
 
 /** What hipporag-filters.js uses of this module's state and helpers. */
-const inner = () => ({ state, here, full, isListing, byPage, shaped, excerptOf, ownLanguage, pageLanguage, indexOf });
+const inner = () => ({ state, here, init, full, isListing, byPage, shaped, excerptOf, ownLanguage, pageLanguage, indexOf });
 
 /** Whether `query` asks for a listing (null or blank): the pages `filters` match, ranked by nothing. */
 const isListing = (query) => query == null || String(query).trim() === "";
@@ -417,7 +433,8 @@ function pageFilters(ix, page, record) {
  * give counts too.
  */
 export async function filters() {
-  await init();
+  await loadEntry();
+  primary();
   return (await narrowing()).filterCounts(inner());
 }
 
