@@ -593,7 +593,10 @@ test("filters() alone fetches the entry and the filter pieces: no search module,
   fetched.length = 0;
   const counts = await api.filters();
   assert.deepEqual(Object.keys(counts), ["color", "mood"]);
-  assert.ok(fetched.some((f) => f.endsWith("hipporag-entry.json")), fetched.join(", "));
+  assert.ok(
+    fetched.some((f) => f.endsWith("hipporag-entry.json")),
+    fetched.join(", "),
+  );
   const entry = JSON.parse(readFileSync(join(siteA, "hipporag-entry.json"), "utf8"));
   const allowed = new Set(["hipporag-entry.json", ...Object.values(entry.filters ?? {})].map((f) => f.split("/").pop()));
   assert.deepEqual(
