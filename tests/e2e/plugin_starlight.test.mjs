@@ -117,7 +117,10 @@ function writePages(docs) {
     let text = readFileSync(file, "utf8");
     const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
     const title = heading
-      ? heading[1].replace(/[*_`]/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").trim()
+      ? heading[1]
+          .replace(/[*_`]/g, "")
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+          .trim()
       : rel.replace(/\.md$/, "").replace(/[_/]/g, " ");
     // Starlight renders the title as the page's <h1>: the heading it came from goes.
     if (heading) text = text.slice(0, heading.index) + text.slice(heading.index + heading[0].length);
@@ -202,7 +205,7 @@ test("Starlight: three questions typed into the header's search find their page"
     await page.waitForSelector(`dialog.hipporag-dialog .hipporag[data-searches="${++searches}"]`, { timeout: 120000 });
     const ms = Math.round(performance.now() - t); // typing included
     // A search may still be under way for a shorter prefix: wait until none has ended for 1 s.
-    for (let quiet = 0; quiet < 1000; ) {
+    for (let quiet = 0; quiet < 1000;) {
       await page.waitForTimeout(250);
       const n = Number(await dialog.locator(".hipporag").getAttribute("data-searches"));
       quiet = n === searches ? quiet + 250 : 0;
