@@ -8,6 +8,7 @@ use clap::builder::BoolishValueParser;
 use hipporag_indexer::Result;
 use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::site::Assets;
+use hipporag_indexer::site::read::normalized;
 use hipporag_wasm::embeddings::{Encoder, HashedNgramEncoder};
 use hipporag_wasm::text::Language;
 
@@ -293,25 +294,6 @@ fn log_level(a: &SiteArgs) -> Option<log::LevelFilter> {
     } else {
         None
     }
-}
-
-/// `path` absolute, `.` and `..` resolved by name.
-fn normalized(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in std::path::absolute(path)
-        .unwrap_or_else(|_| path.to_path_buf())
-        .components()
-    {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The URL of the output directory `out` on the site `dir` (`/_hipporag`), when it is inside

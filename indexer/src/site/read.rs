@@ -213,8 +213,10 @@ fn page_glob(glob: &str) -> Result<globset::GlobMatcher> {
         .map_err(|e| Error::InvalidRequest(format!("--glob (glob) {glob:?}: not a glob: {e}")))
 }
 
-/// `path` with `.` and `..` resolved by their names, absolute (from the working directory).
-pub(super) fn normalized(path: &Path) -> PathBuf {
+/// `path` with `.` and `..` resolved by their names, absolute (from the working directory),
+/// without touching the file system: where a build's output goes is compared with the site by
+/// it.
+pub fn normalized(path: &Path) -> PathBuf {
     use std::path::Component;
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut out = PathBuf::new();
