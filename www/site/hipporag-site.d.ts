@@ -217,11 +217,11 @@ export interface ResultData {
    */
   word_count: number;
   /**
-   * The page's sections with the query's words (Pagefind's `sub_results`): first the passages
-   * the ranking scored above 0, best first (of those a search without filters or sort asks
-   * for: the top `topK × 8`), the result's own passage among them; then the page's other
-   * passages in the same fragment piece as the result's (fetched with it) whose excerpt marks a
-   * query word, most marked first. Empty for a listing (`search(null)`).
+   * The page's sections with the query's words (Pagefind's `sub_results`) that come with the
+   * result's own fragment piece, so that `data()` fetches one piece: first the passages the
+   * ranking scored above 0, best first, the result's own passage among them; then the piece's
+   * other passages of the page whose excerpt marks a query word, most marked first. Empty for
+   * a listing (`search(null)`).
    */
   sub_results: SubResult[];
   /** The phrases a graph mode's score came from; empty for a search of the index in pieces. */

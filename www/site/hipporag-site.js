@@ -362,22 +362,24 @@ const fullUrl = (ix, url) => (url ? ix.opts.baseUrl + url.replace(/^\//, "") : n
 /**
  * Hit `h`'s result data: its best passage (url, title, excerpt, content), its page's record
  * (meta, filters, word_count; from the fragment piece of that passage), and as `sub_results`
- * the page's passages with the query's words (Pagefind's sub-results: its sections with hits),
- * best first: those the ranking scored, by score, then the page's other passages in the best
- * one's fragment piece (no fetch more) by how many query words their excerpt marks.
+ * the page's passages with the query's words (Pagefind's sub-results: its sections with hits)
+ * that come with the best one's fragment piece, so that data() fetches one piece: those the
+ * ranking scored, by score, then the others by how many query words their excerpt marks.
  */
 async function pageData(h) {
   const { ix } = h;
   const p = h.p ?? (await ix.src.passage(h.id));
   const record = typeof h.page === "number" && ix.src ? await ix.src.page(h.page, h.id) : null;
   const segments = h.ex(p.text);
-  const scored = h.passages.filter((s) => s.score > 0);
+  const piece = typeof h.page === "number" && ix.src?.fragmentOf ? ix.src.fragmentOf(h.id) : null;
+  // Without pieces (the single file), every scored passage is at hand already.
+  const near = (id) => piece === null || ix.src.fragmentOf(id) === piece;
+  const scored = h.passages.filter((s) => s.score > 0 && (s.p || near(s.id)));
   const subs = await Promise.all(scored.map(async (s) => subResult(ix, s.p ?? (await ix.src.passage(s.id)), h.ex)));
-  if (typeof h.page === "number" && ix.src?.fragmentOf) {
-    const piece = ix.src.fragmentOf(h.id);
+  if (piece !== null) {
     const seen = new Set(scored.map((s) => s.id));
-    const near = ix.src.passagesOf(h.page).filter((j) => !seen.has(j) && ix.src.fragmentOf(j) === piece);
-    const more = (await Promise.all(near.map(async (j) => subResult(ix, await ix.src.passage(j), h.ex)))).filter((s) => s.hits > 0);
+    const rest = ix.src.passagesOf(h.page).filter((j) => !seen.has(j) && near(j));
+    const more = (await Promise.all(rest.map(async (j) => subResult(ix, await ix.src.passage(j), h.ex)))).filter((s) => s.hits > 0);
     subs.push(...more.sort((a, b) => b.hits - a.hits));
   }
   return {
