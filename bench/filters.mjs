@@ -8,7 +8,7 @@
 // 10 pages) and page recall@10. Then the bytes a fresh page fetches of each engine's directory
 // (gzip -9 of what is not gzipped already, as bench/docs.mjs counts them) for init + a filtered
 // first search + data() of its top 10 (median and max over the first --cold questions, each on
-// its own fresh page), and for init + `filters()` alone (each file listed in the JSON). Writes
+// its own fresh page), and for `filters()` alone (each file listed in the JSON). Writes
 // out/bench/filters.json (and the rankings to filters.runs.json) and prints a table.
 //
 //   node bench/filters.mjs [--split dev|test|all] [--limit N] [--cold N] [--out FILE]
@@ -70,8 +70,8 @@ const JOBS = {
       await Promise.all(s.results.map((r) => r.data()));
     },
     filters: async () => {
+      // filters() alone: it needs the entry and the filter pieces, not init()'s search module.
       const h = await import("/_hipporag/hipporag-site.js");
-      await h.init();
       await h.filters();
     },
   },
@@ -136,7 +136,7 @@ try {
       filteredFirstSearchMs: Math.round(median(colds.map((c) => c.ms))),
       filtersOnlyBytes: f.bytes,
       filtersOnlyFiles: f.files,
-      // Each file init + filters() fetched, with its bytes (the filter pieces among them).
+      // Each file filters() fetched, with its bytes (the filter pieces among them).
       filtersOnlyFetched: Object.fromEntries(f.list),
     };
   }
