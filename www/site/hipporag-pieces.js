@@ -162,12 +162,6 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
     passagesOf,
     /** The name of the fragment piece holding passage `id` (passages of one piece come in one fetch). */
     fragmentOf: (id) => index.fragmentName(id),
-    /** The first passage of page `pageId` ({id, title, url, text}). */
-    firstPassage(pageId) {
-      const [first] = passagesOf(pageId);
-      if (first === undefined) return Promise.reject(pieceError(`no page ${pageId}`, "request"));
-      return passage(first);
-    },
     /**
      * Page `pageId`'s record `{id, url, meta, filters, sort, word_count}` (`hipporag site`),
      * from the fragment piece of `passageId` (one of its passages; by default its first): every
