@@ -16,6 +16,14 @@
 //! left out so is left out of BM25 only: it stays in the passage's text (its excerpt), its
 //! phrases and its embedding.
 //! Chosen on the CoNaLa `dev` split of Python's docs (docs/tuning.md, "Hybrid ranking").
+//!
+//! **Heading weights** (Pagefind's automatic weights: `h1` 7, `h2` 6, … `h6` 2, unless an
+//! element's `data-pagefind-weight` says otherwise; [`Weights::title`]): a site passage's
+//! title is its heading path, `Page › Section › Subsection`, and each of its headings counts
+//! its terms [`line_repetitions`] of its weight times (`h1` 49, `h2` 36, `h3` 25, …), where a
+//! title without heading weights counts [`TITLE_WEIGHT`] times whole. Measured on the CoNaLa
+//! `dev` split of Python's docs, the musique_train site and XQuAD German as a site
+//! (docs/tuning.md, "Heading weights").
 
 use std::collections::HashSet;
 
@@ -131,25 +139,59 @@ fn weighted_lines<'a>(text: &'a str, weights: &'a [f32]) -> impl Iterator<Item =
         .filter(|&(_, n)| n > 0)
 }
 
-/// The indexed terms of one passage (see the module docs) but its lexicon words.
-pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) -> Vec<String> {
-    weighted_passage_terms(p, &[], language, stop)
+/// The weights of one passage's terms for BM25 (module docs): its text's lines' and its
+/// title's headings'. Empty slices (the default) weigh every line 1 and the whole title
+/// [`TITLE_WEIGHT`] times.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Weights<'a> {
+    /// Each line of the passage's text's weight (`data-pagefind-weight`), 1 past the end.
+    pub lines: &'a [f32],
+    /// Each heading of its title's weight, the title split at ` › ` (Pagefind's heading
+    /// weights); when their counts differ, the whole title counts [`TITLE_WEIGHT`] times.
+    pub title: &'a [f32],
 }
 
-/// [`passage_terms`] with its text's `line_weights` (module docs; empty: every line weighs 1,
-/// and the text is read whole, as [`passage_terms`] reads it).
+impl<'a> Weights<'a> {
+    /// The runs of `title` that count, each with its repetitions: each heading with
+    /// [`line_repetitions`] of its weight, or the whole title [`TITLE_WEIGHT`] times.
+    fn title_runs(&self, title: &'a str) -> Vec<(&'a str, usize)> {
+        let headings: Vec<&str> = title.split(" › ").collect();
+        if self.title.is_empty() || headings.len() != self.title.len() {
+            return vec![(title, TITLE_WEIGHT)];
+        }
+        headings
+            .into_iter()
+            .zip(self.title)
+            .map(|(h, &w)| (h, line_repetitions(w)))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+}
+
+/// The indexed terms of one passage (see the module docs) but its lexicon words.
+pub fn passage_terms(p: &Passage, language: Language, stop: &HashSet<String>) -> Vec<String> {
+    weighted_passage_terms(p, Weights::default(), language, stop)
+}
+
+/// [`passage_terms`] with its `weights` (module docs; empty: every line weighs 1, the title
+/// [`TITLE_WEIGHT`], and the text is read whole, as [`passage_terms`] reads it).
 pub fn weighted_passage_terms(
     p: &Passage,
-    line_weights: &[f32],
+    weights: Weights<'_>,
     language: Language,
     stop: &HashSet<String>,
 ) -> Vec<String> {
-    let title = terms(&p.title, language);
     let mut out = Vec::new();
-    for _ in 0..TITLE_WEIGHT {
-        out.extend(title.iter().filter(|t| !stop.contains(*t)).cloned());
+    for (run, n) in weights.title_runs(&p.title) {
+        let run_terms: Vec<String> = terms(run, language)
+            .into_iter()
+            .filter(|t| !stop.contains(t))
+            .collect();
+        for _ in 0..n {
+            out.extend(run_terms.iter().cloned());
+        }
     }
-    if line_weights.is_empty() {
+    if weights.lines.is_empty() {
         out.extend(
             terms(&p.text, language)
                 .into_iter()
@@ -157,7 +199,7 @@ pub fn weighted_passage_terms(
         );
         return out;
     }
-    for (line, n) in weighted_lines(&p.text, line_weights) {
+    for (line, n) in weighted_lines(&p.text, weights.lines) {
         let line_terms: Vec<String> = terms(line, language)
             .into_iter()
             .filter(|t| !stop.contains(t))
@@ -172,28 +214,30 @@ pub fn weighted_passage_terms(
 /// The lexicon words of one passage ([`lexicon_terms`] of its title, counted [`TITLE_WEIGHT`]
 /// times, then of its text), given the corpus' `lexicon` ([`crate::lexicon::lexicon`]).
 pub fn passage_lexicon_terms(p: &Passage, lexicon: &HashSet<String>) -> Vec<String> {
-    weighted_passage_lexicon_terms(p, &[], lexicon)
+    weighted_passage_lexicon_terms(p, Weights::default(), lexicon)
 }
 
-/// [`passage_lexicon_terms`] with its text's `line_weights`, as [`weighted_passage_terms`].
+/// [`passage_lexicon_terms`] with its `weights`, as [`weighted_passage_terms`].
 fn weighted_passage_lexicon_terms(
     p: &Passage,
-    line_weights: &[f32],
+    weights: Weights<'_>,
     lexicon: &HashSet<String>,
 ) -> Vec<String> {
     if lexicon.is_empty() {
         return Vec::new();
     }
-    let title = lexicon_terms(&p.title, |w| lexicon.contains(w));
     let mut out = Vec::new();
-    for _ in 0..TITLE_WEIGHT {
-        out.extend(title.iter().cloned());
+    for (run, n) in weights.title_runs(&p.title) {
+        let words = lexicon_terms(run, |w| lexicon.contains(w));
+        for _ in 0..n {
+            out.extend(words.iter().cloned());
+        }
     }
-    if line_weights.is_empty() {
+    if weights.lines.is_empty() {
         out.extend(lexicon_terms(&p.text, |w| lexicon.contains(w)));
         return out;
     }
-    for (line, n) in weighted_lines(&p.text, line_weights) {
+    for (line, n) in weighted_lines(&p.text, weights.lines) {
         let words = lexicon_terms(line, |w| lexicon.contains(w));
         for _ in 0..n {
             out.extend(words.iter().cloned());
@@ -228,16 +272,17 @@ pub fn build_with_lexicon(
     params: Bm25Params,
     lexicon: &HashSet<String>,
 ) -> Bm25Data {
-    build_weighted(passages, &[], language, params, lexicon)
+    build_weighted(passages, (&[], &[]), language, params, lexicon)
 }
 
-/// [`build_with_lexicon`] with each passage's text's line weights (module docs, "Line
-/// weights"): `line_weights[i]` for passage `i`; a passage with none (or past the end of
-/// `line_weights`) weighs every line 1, and without any weight the index is
+/// [`build_with_lexicon`] with each passage's text's line weights and title's heading
+/// weights (module docs, "Line weights", "Heading weights"): `line_weights[i]` and
+/// `title_weights[i]` for passage `i`; a passage with none (or past the end) weighs every
+/// line 1 and its title [`TITLE_WEIGHT`], and without any weight the index is
 /// [`build_with_lexicon`]'s, byte for byte. A passage's length counts its weighted terms.
 pub fn build_weighted(
     passages: &[Passage],
-    line_weights: &[Vec<f32>],
+    (line_weights, title_weights): (&[Vec<f32>], &[Vec<f32>]),
     language: Language,
     params: Bm25Params,
     lexicon: &HashSet<String>,
@@ -248,7 +293,10 @@ pub fn build_weighted(
         let n = BUILD_CHUNK.min(passages.len() - start);
         for (doc, length) in crate::parallel::map_range(n, |j| {
             let p = &passages[start + j];
-            let weights = line_weights.get(start + j).map_or(&[][..], Vec::as_slice);
+            let weights = Weights {
+                lines: line_weights.get(start + j).map_or(&[], Vec::as_slice),
+                title: title_weights.get(start + j).map_or(&[], Vec::as_slice),
+            };
             let mut t = weighted_passage_terms(p, weights, language, &stop);
             let length = t.len();
             t.extend(weighted_passage_lexicon_terms(p, weights, lexicon));
@@ -310,7 +358,13 @@ mod tests {
         let params = Bm25Params::default();
         let index = |weights: &[Vec<f32>]| {
             hipporag_wasm::lexical::Bm25::from_data(
-                build_weighted(&passages, weights, Language::English, params, &lexicon),
+                build_weighted(
+                    &passages,
+                    (weights, &[]),
+                    Language::English,
+                    params,
+                    &lexicon,
+                ),
                 passages.len(),
             )
             .unwrap()
@@ -339,13 +393,60 @@ mod tests {
         // Weights of 1 only: the unweighted index, byte for byte.
         let ones = build_weighted(
             &passages,
-            &[vec![1.0, 1.0], vec![], vec![1.0]],
+            (&[vec![1.0, 1.0], vec![], vec![1.0]], &[]),
             Language::English,
             params,
             &lexicon,
         );
         assert_eq!(
             ones,
+            build_with_lexicon(&passages, Language::English, params, &lexicon)
+        );
+    }
+
+    /// Heading weights: each heading of a title counts round(w²) times (`h1` 7 → 49, `h2` 6 →
+    /// 36), so a query word in a page's `h1` outweighs one in a section's `h3`; a title whose
+    /// headings do not match its weights counts [`TITLE_WEIGHT`] times whole; no weights give
+    /// the plain index.
+    #[test]
+    fn headings_count_by_their_weight() {
+        let passage = |title: &str| Passage {
+            title: title.into(),
+            text: "Encoders and decoders for the format.".into(),
+            url: None,
+        };
+        let stop = stopword_terms(Language::English);
+        let count = |p: &Passage, title: &[f32], term: &str| {
+            let w = Weights { lines: &[], title };
+            weighted_passage_terms(p, w, Language::English, &stop)
+                .iter()
+                .filter(|t| t.as_str() == term)
+                .count()
+        };
+        let p = passage("json › Basic Usage › Streams");
+        assert_eq!(count(&p, &[7.0, 6.0, 5.0], "json"), 49);
+        assert_eq!(count(&p, &[7.0, 6.0, 5.0], "usag"), 36);
+        assert_eq!(count(&p, &[7.0, 6.0, 5.0], "stream"), 25);
+        assert_eq!(count(&p, &[7.0, 0.0, 5.0], "usag"), 0);
+        // Three headings, two weights: the whole title, TITLE_WEIGHT times.
+        assert_eq!(count(&p, &[7.0, 6.0], "json"), TITLE_WEIGHT);
+        assert_eq!(count(&p, &[], "stream"), TITLE_WEIGHT);
+
+        let passages = vec![passage("json › Streams"), passage("pickle › json")];
+        let lexicon = HashSet::new();
+        let params = Bm25Params::default();
+        let weighted = build_weighted(
+            &passages,
+            (&[], &[vec![7.0, 5.0], vec![7.0, 5.0]]),
+            Language::English,
+            params,
+            &lexicon,
+        );
+        let bm25 = hipporag_wasm::lexical::Bm25::from_data(weighted, 2).unwrap();
+        let s = bm25.scores(&terms("json", Language::English), 2);
+        assert!(s[0] > s[1], "the page's h1 over a subsection's h3: {s:?}");
+        assert_eq!(
+            build_weighted(&passages, (&[], &[]), Language::English, params, &lexicon),
             build_with_lexicon(&passages, Language::English, params, &lexicon)
         );
     }

@@ -3,7 +3,8 @@
 // first from the lean signals (BM25 and static word embeddings, no model), then fetches the
 // int8 model and refines the results with the question's embedding. In headless Chromium the
 // test checks that order, that the refined ranking equals the native one (`hipporag query` with
-// the same int8 model the page downloads), and that the default UI shows both states.
+// the same int8 model the page downloads), and that the default UI shows both states. Each page
+// carries a Pagefind filter: filters() and a filtered search work over the single file too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -34,6 +35,11 @@ const env = servedSite({
   dir,
   prepare: async () => {
     copyPythonDocs(dir, PAGES);
+    // Pagefind's filter on each page's <html>: its directory (library: 6 pages, tutorial: 2).
+    for (const p of PAGES) {
+      const f = join(dir, p);
+      writeFileSync(f, readFileSync(f, "utf8").replace(/<html\b/, `<html data-pagefind-filter="section:${p.split("/")[0]}"`));
+    }
     // The search page: one element, one script (left out of the index).
     writeFileSync(
       join(dir, "index.html"),
@@ -136,6 +142,35 @@ test("semantic tier: lean results first, then the int8 MiniLM refines them as na
     assert.ok(api[i].pages.slice(0, 3).includes(gold), `${q}: ${gold} not in the top 3 of ${api[i].pages}`);
   }
   assert.ok(at("hipporag_minilm_bg.wasm") > 0, "the encoder module was fetched");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("semantic tier: Pagefind's filters over the single file (filters(), a filtered search)", async () => {
+  const entry = JSON.parse(readFileSync(join(out, "hipporag-entry.json"), "utf8"));
+  assert.ok(entry.filters?.section, `hipporag-entry.json names no section filter piece: ${JSON.stringify(entry.filters)}`);
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${env.server.origin}/index.html`);
+  const got = await page.evaluate(async () => {
+    const h = await import("/_hipporag/hipporag-site.js");
+    const counts = await h.filters();
+    const s = await h.search("create a virtual environment", { filters: { section: "tutorial" } });
+    const listing = await h.search(null, { filters: { section: "library" } });
+    const urls = (r) => Promise.all(r.results.map(async (x) => (await x.data()).url.split("#")[0]));
+    return { counts, filtered: await urls(s), listed: await urls(listing), total: s.totalFilters };
+  });
+  assert.deepEqual(got.counts, { section: { library: 6, tutorial: 2 } });
+  assert.ok(got.filtered.length > 0 && got.filtered.every((u) => u.startsWith("/tutorial/")), got.filtered.join(" "));
+  assert.equal(got.filtered[0], "/tutorial/venv.html");
+  assert.deepEqual(
+    got.listed.sort(),
+    PAGES.filter((p) => p.startsWith("library/"))
+      .map((p) => `/${p}`)
+      .sort(),
+  );
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -77,6 +77,11 @@ pub struct BuildOptions {
     /// `data-pagefind-weight`); a passage with none (or past the end) weighs every line 1.
     /// Empty (the default): the index of unweighted passages, byte for byte.
     pub bm25_line_weights: Vec<Vec<f32>>,
+    /// Per passage, in the builder's order, its title's headings' weights for BM25
+    /// ([`crate::bm25::Weights::title`]: `hipporag site` gives Pagefind's heading weights,
+    /// `h1` 7 … `h6` 2); a passage with none (or past the end) counts its title
+    /// [`crate::bm25::TITLE_WEIGHT`] times. Empty (the default): every title so.
+    pub bm25_title_weights: Vec<Vec<f32>>,
 }
 
 impl Default for BuildOptions {
@@ -92,6 +97,7 @@ impl Default for BuildOptions {
             language: Language::English,
             lexicon_words: None,
             bm25_line_weights: Vec::new(),
+            bm25_title_weights: Vec::new(),
         }
     }
 }
@@ -381,7 +387,7 @@ impl TripleGraph {
             };
             let b = crate::bm25::build_weighted(
                 &self.passages,
-                &opts.bm25_line_weights,
+                (&opts.bm25_line_weights, &opts.bm25_title_weights),
                 opts.language,
                 params,
                 &lexicon,

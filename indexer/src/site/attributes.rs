@@ -360,32 +360,40 @@ impl Scan {
 }
 
 /// The filters, metadata and sort values of the parsed page `doc` (module docs); `page_title`
-/// is the title `title` falls back to when the document has no `h1` with text.
-pub fn read_attributes(doc: &Html, page_title: &str) -> PageAttributes {
+/// is the title `title` falls back to when the document has no `h1` with text. With `roots`
+/// (the elements a root selector matched, [`super::html::Selectors::root`]), only they and
+/// what they hold are read, as Pagefind reads nothing outside its `root_selector`.
+pub fn read_attributes(
+    doc: &Html,
+    page_title: &str,
+    roots: Option<&[ElementRef<'_>]>,
+) -> PageAttributes {
     let mut scan = Scan::default();
-    let root = doc.root_element();
-    if excluded(root.value()) {
-        return scan.finish(page_title);
-    }
-    let title = scan.element(root);
-    // Iterative, as the page walk: each open element's remaining children, and whether it is
-    // the title's `h1` (leaving it starts the search for the automatic image).
-    let mut open = vec![(root.children(), title)];
-    while let Some((children, _)) = open.last_mut() {
-        let Some(node) = children.next() else {
-            if open.pop().is_some_and(|(_, title)| title) {
-                scan.after_title = true;
-            }
-            continue;
-        };
-        let Some(el) = ElementRef::wrap(node) else {
-            continue;
-        };
-        if excluded(el.value()) {
+    let whole = [doc.root_element()];
+    for &root in roots.unwrap_or(&whole) {
+        if excluded(root.value()) {
             continue;
         }
-        let title = scan.element(el);
-        open.push((node.children(), title));
+        let title = scan.element(root);
+        // Iterative, as the page walk: each open element's remaining children, and whether it
+        // is the title's `h1` (leaving it starts the search for the automatic image).
+        let mut open = vec![(root.children(), title)];
+        while let Some((children, _)) = open.last_mut() {
+            let Some(node) = children.next() else {
+                if open.pop().is_some_and(|(_, title)| title) {
+                    scan.after_title = true;
+                }
+                continue;
+            };
+            let Some(el) = ElementRef::wrap(node) else {
+                continue;
+            };
+            if excluded(el.value()) {
+                continue;
+            }
+            let title = scan.element(el);
+            open.push((node.children(), title));
+        }
     }
     scan.finish(page_title)
 }
@@ -395,7 +403,7 @@ mod tests {
     use super::*;
 
     fn read(html: &str) -> PageAttributes {
-        read_attributes(&Html::parse_document(html), "Fallback title")
+        read_attributes(&Html::parse_document(html), "Fallback title", None)
     }
 
     fn map<V: Clone>(pairs: &[(&str, V)]) -> BTreeMap<String, V> {
@@ -611,7 +619,7 @@ mod tests {
         // No h1: the walker's page title; an img without an h1 before it is no image.
         let none = read(r#"<html><body><img src="/x.png"><h2>Sub</h2></body></html>"#);
         assert_eq!(none.meta, map(&[("title", "Fallback title".to_string())]));
-        let untitled = read_attributes(&Html::parse_document("<p>x</p>"), "  ");
+        let untitled = read_attributes(&Html::parse_document("<p>x</p>"), "  ", None);
         assert!(untitled.meta.is_empty());
     }
 

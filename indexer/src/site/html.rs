@@ -38,7 +38,9 @@
 //! without one), [`Section::line_weights`]. A weight is a number from 0 to 10: one outside is
 //! clamped to it, one that is no number reads as 1 (as Pagefind reads them), and both are
 //! listed in [`Page::bad_weights`]. The BM25 index counts a line's terms by its weight
-//! ([`crate::bm25`]).
+//! ([`crate::bm25`]). Headings weigh as Pagefind weighs them, `h1` 7, `h2` 6, … `h6` 2, unless
+//! the heading has a weight attribute or is inside an element that has one (then that
+//! weight): [`Section::heading_weights`], the page title as its first heading.
 //!
 //! **Filters, metadata and sort values** come from the whole document ([`super::attributes`]):
 //! [`Page::attributes`].
@@ -67,6 +69,9 @@ pub struct Section {
     pub anchor: Option<String>,
     /// Enclosing headings, outermost first; the section's own heading last.
     pub headings: Vec<String>,
+    /// Each of `headings`' weight (module docs, "Weights"): the page title's is its heading's
+    /// (7, an `h1`'s, when the title comes from `<title>`).
+    pub heading_weights: Vec<f32>,
     /// Text, one block element per line (one line per line of a `<pre>`), whitespace collapsed.
     pub text: String,
     /// Indices of `text`'s lines that came from a `<pre>` (code), ascending.
@@ -384,8 +389,11 @@ fn heading_text(el: ElementRef<'_>, excluded: &[Selector]) -> (String, Option<St
 
 struct Walker {
     sections: Vec<Section>,
-    path: Vec<(u8, String)>,
+    /// The enclosing headings: level, text, weight.
+    path: Vec<(u8, String, f32)>,
     title: String,
+    /// The weight of the heading the page title came from (7 while there is none).
+    title_weight: f32,
     anchor: Option<String>,
     lines: Vec<String>,
     line: String,
@@ -454,14 +462,17 @@ impl Walker {
         self.end_line();
         if !self.lines.is_empty() {
             let mut headings = vec![self.title.clone()];
-            for (_, h) in &self.path {
+            let mut heading_weights = vec![self.title_weight];
+            for (_, h, w) in &self.path {
                 if headings.last() != Some(h) {
                     headings.push(h.clone());
+                    heading_weights.push(*w);
                 }
             }
             self.sections.push(Section {
                 anchor: self.anchor.clone(),
                 headings,
+                heading_weights,
                 text: self.lines.join("\n"),
                 code_lines: std::mem::take(&mut self.code_lines),
                 line_weights: if self.line_weights.iter().all(|&w| w == 1.0) {
@@ -476,7 +487,8 @@ impl Walker {
         self.line_weights.clear();
     }
 
-    fn heading(&mut self, el: ElementRef<'_>, level: u8) {
+    /// A heading of `level` starts a section; `weight` is its own weight attribute's.
+    fn heading(&mut self, el: ElementRef<'_>, level: u8, weight: Option<f32>) {
         self.end_section();
         let (text, link_anchor) = heading_text(el, &self.excluded);
         let (text, controls) = visible(&text);
@@ -489,13 +501,18 @@ impl Walker {
             .or(link_anchor)
             .or_else(|| self.ids.last().cloned())
             .or_else(|| Some(slug(&text)).filter(|s| !s.is_empty()));
-        while self.path.last().is_some_and(|(l, _)| *l >= level) {
+        while self.path.last().is_some_and(|(l, _, _)| *l >= level) {
             self.path.pop();
         }
+        // Pagefind's automatic weight applies where no weight attribute does.
+        let weight = weight
+            .or_else(|| self.weights.last().copied())
+            .unwrap_or(f32::from(8 - level));
         if self.title.is_empty() {
             self.title = text.clone();
+            self.title_weight = weight;
         }
-        self.path.push((level, text));
+        self.path.push((level, text, weight));
     }
 
     /// Walks the content below `root` in document order, without recursion: a stack of the
@@ -539,7 +556,7 @@ impl Walker {
             w
         });
         if let Some(level) = heading_level(name) {
-            self.heading(el, level);
+            self.heading(el, level, weight);
             if !attrs.is_empty() {
                 // (The heading's own weight weighs its attributes' text.)
                 self.weights.extend(weight);
@@ -669,6 +686,7 @@ fn extract(html: &str, root: Option<&Selector>, exclude: &[Selector]) -> Page {
         sections: Vec::new(),
         path: Vec::new(),
         title: String::new(),
+        title_weight: 7.0,
         anchor: None,
         lines: Vec::new(),
         line: String::new(),
@@ -699,7 +717,17 @@ fn extract(html: &str, root: Option<&Selector>, exclude: &[Selector]) -> Page {
         if s.headings.first().is_some_and(String::is_empty) {
             s.headings[0] = page_title.clone();
         }
-        s.headings.dedup();
+        // Repeated headings once, with the heavier weight.
+        let mut k = 0;
+        while k + 1 < s.headings.len() {
+            if s.headings[k] == s.headings[k + 1] {
+                s.headings.remove(k + 1);
+                let w = s.heading_weights.remove(k + 1);
+                s.heading_weights[k] = s.heading_weights[k].max(w);
+            } else {
+                k += 1;
+            }
+        }
     }
     let lang = doc
         .root_element()
@@ -708,7 +736,7 @@ fn extract(html: &str, root: Option<&Selector>, exclude: &[Selector]) -> Page {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(str::to_string);
-    let attributes = read_attributes(&doc, &page_title);
+    let attributes = read_attributes(&doc, &page_title, scopes.as_deref());
     Page {
         title: page_title,
         sections: w.sections,
@@ -1063,6 +1091,30 @@ y = 2
         let m = extract_markdown_with("# Notes\n\nText.\n", &none);
         assert!(!m.root_missing);
         assert_eq!(m.sections[0].text, "Text.");
+
+        // Filters, metadata and sort values outside the root are not read (Pagefind reads
+        // nothing outside its root_selector); without one, the whole document is.
+        let attrs = SPHINX_WITHOUT_MAIN
+            .replace(
+                "<html lang=\"en\">",
+                "<html lang=\"en\" data-pagefind-filter=\"site:python\">",
+            )
+            .replace(
+                "<div class=\"related\"",
+                "<div data-pagefind-sort=\"rank:2\" class=\"related\"",
+            )
+            .replace(
+                "<section id=\"basic-usage\">",
+                "<section id=\"basic-usage\" data-pagefind-filter=\"kind:module\" data-pagefind-meta=\"area:library\">",
+            );
+        let whole = extract_html(&attrs).attributes;
+        assert_eq!(whole.filters.keys().collect::<Vec<_>>(), ["kind", "site"]);
+        assert_eq!(whole.sort.get("rank").map(String::as_str), Some("2"));
+        let rooted = extract_html_with(&attrs, &root).attributes;
+        assert_eq!(rooted.filters.keys().collect::<Vec<_>>(), ["kind"]);
+        assert!(rooted.sort.is_empty());
+        assert_eq!(rooted.meta["area"], "library");
+        assert_eq!(rooted.meta["title"], "json — JSON encoder and decoder");
     }
 
     /// Exclude selectors skip their elements with their content, in headings too, as
@@ -1098,6 +1150,54 @@ y = 2
         );
         assert_eq!(f.sections[0].text, "Text.");
         assert_eq!(f.attributes.filters["kind"], ["guide"]);
+    }
+
+    /// Headings weigh as Pagefind's (`h1` 7 … `h6` 2; the page title as the heading it came
+    /// from), unless the heading or an element around it has a weight attribute; a heading
+    /// repeated in the path is listed once, with the heavier weight.
+    #[test]
+    fn headings_weigh_by_level_unless_a_weight_attribute_says_otherwise() {
+        let html = r#"<html><head><title>Site</title></head><body><main>
+<h1>Guide</h1><p>Intro.</p>
+<h2>Install</h2><p>Steps.</p>
+<h4>Linux</h4><p>Apt.</p>
+<div data-pagefind-weight="2"><h3>Weighted</h3><p>Inside.</p></div>
+<h3 data-hipporag-weight="9">Own</h3><p>Heavy.</p>
+<h2>Guide</h2><p>Same text as the title.</p>
+</main></body></html>"#;
+        let p = extract_html(html);
+        let got: Vec<(Vec<&str>, Vec<f32>)> = p
+            .sections
+            .iter()
+            .map(|s| {
+                (
+                    s.headings.iter().map(String::as_str).collect(),
+                    s.heading_weights.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (vec!["Guide"], vec![7.0]),
+                (vec!["Guide", "Install"], vec![7.0, 6.0]),
+                (vec!["Guide", "Install", "Linux"], vec![7.0, 6.0, 4.0]),
+                (vec!["Guide", "Install", "Weighted"], vec![7.0, 6.0, 2.0]),
+                (vec!["Guide", "Install", "Own"], vec![7.0, 6.0, 9.0]),
+                (vec!["Guide"], vec![7.0]),
+            ]
+        );
+        // Text before the first heading: the page title (from the h2 that comes first) at 6.
+        let p = extract_html("<main><p>Before.</p><h2>First</h2><p>After.</p></main>");
+        let w: Vec<Vec<f32>> = p
+            .sections
+            .iter()
+            .map(|s| s.heading_weights.clone())
+            .collect();
+        assert_eq!(w, vec![vec![7.0], vec![6.0]]);
+        for s in &p.sections {
+            assert_eq!(s.headings.len(), s.heading_weights.len());
+        }
     }
 
     /// Pagefind's weighting.md example, nested: each line weighs as the innermost weighted

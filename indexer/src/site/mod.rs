@@ -20,7 +20,9 @@
 //! default UI `hipporag-ui.js` + `hipporag-ui.css` with its strings in each language
 //! (`hipporag-ui-strings/<code>.json`, [`ui_strings`]), and the two modules they share with the
 //! demo: `hipporag-helpers.js` (`h()`) and `hipporag-encoders.js` (the query encoders by index
-//! encoder id), and the pieces' loader `hipporag-pieces.js` — [`UI_FILES`] (as the binary
+//! encoder id), the pieces' loader `hipporag-pieces.js`, and the modules the JS API imports
+//! only when a search needs them: `hipporag-filters.js` (filters, sorts, listings, merged
+//! indexes) and `hipporag-full.js` (the single-file index) — [`UI_FILES`] (as the binary
 //! embeds them: minified by `./build.sh build`, from `pkg/site/`). It is written to a temporary
 //! sibling directory and renamed over the old one:
 //! a failed build leaves the previous `_hipporag/` as it was.
@@ -137,6 +139,7 @@ pub const UI_FILES: &[&str] = &[
     "hipporag-encoders.js",
     "hipporag-pieces.js",
     "hipporag-filters.js",
+    "hipporag-full.js",
 ];
 
 /// The query encoder's module files, copied from the MiniLM wasm package (`pkg/minilm/`) into
@@ -333,6 +336,9 @@ pub struct SitePassage {
     pub passage: Passage,
     /// Heading path, outermost first.
     pub headings: Vec<String>,
+    /// Each of `headings`' weight for BM25 ([`html::Section::heading_weights`]: Pagefind's
+    /// `h1` 7 … `h6` 2, or a weight attribute's).
+    pub heading_weights: Vec<f32>,
     /// Indices of the passage text's lines that are code (from a `<pre>`), ascending.
     pub code_lines: Vec<usize>,
     /// Each of the passage text's lines' weight (`data-pagefind-weight`,
@@ -396,7 +402,8 @@ pub fn build_site(
             .map(|&i| std::mem::replace(&mut site[i].passage, Passage::new("", "")))
             .collect();
         let group_docs = ids.iter().map(|&i| std::mem::take(&mut docs[i])).collect();
-        // Line weights (`data-pagefind-weight`) for BM25, none when every line weighs 1.
+        // Line weights (`data-pagefind-weight`) for BM25, none when every line weighs 1;
+        // and the headings' weights of each passage's title.
         let mut weights: Vec<Vec<f32>> = ids
             .iter()
             .map(|&i| std::mem::take(&mut site[i].line_weights))
@@ -404,8 +411,12 @@ pub fn build_site(
         if weights.iter().all(Vec::is_empty) {
             weights = Vec::new();
         }
+        let title_weights: Vec<Vec<f32>> = ids
+            .iter()
+            .map(|&i| std::mem::take(&mut site[i].heading_weights))
+            .collect();
         let (data, phrases, static_words) = language_index(
-            (passages, weights),
+            (passages, weights, title_weights),
             group_docs,
             language,
             (&vectors, words.as_ref()),
@@ -585,7 +596,7 @@ fn language_groups(site: &[SitePassage]) -> Vec<(Language, Vec<usize>)> {
 /// for English the static word embeddings (through theirs); with its phrase count and static
 /// word count.
 fn language_index(
-    (passages, line_weights): (Vec<Passage>, Vec<Vec<f32>>),
+    (passages, line_weights, title_weights): (Vec<Passage>, Vec<Vec<f32>>, Vec<Vec<f32>>),
     docs: Vec<crate::openie::OpenIeDoc>,
     language: Language,
     (vectors, words): (&cache::VectorCache, Option<&cache::VectorCache>),
@@ -598,6 +609,7 @@ fn language_index(
     let build_opts = BuildOptions {
         language,
         bm25_line_weights: line_weights,
+        bm25_title_weights: title_weights,
         ..opts.build.clone()
     };
     let (mut data, build) = builder.build(vectors, &build_opts, progress)?;
@@ -675,9 +687,9 @@ struct LanguageFiles {
 
 /// Adds one language's index to `files`: the single file (with `full_index` or a semantic
 /// tier) and, for a lean site, the index in pieces (all languages' pieces share [`PIECES_DIR`]:
-/// each index's meta piece is named by its hash, its other pieces by its build id), its
-/// fragment pieces with the records of its `pages` ([`records::page_records`]), and its filter
-/// and sort pieces ([`records`], named by their hash).
+/// each index's meta piece is named by its hash, its other pieces by its build id) with its
+/// fragment pieces holding the records of its `pages` ([`records::page_records`]); and for
+/// either, its filter and sort pieces ([`records`], named by their hash).
 fn language_files(
     data: &hipporag_wasm::index::IndexData,
     pages: &[crate::pieces::PageRecord],
@@ -710,16 +722,18 @@ fn language_files(
         for p in std::iter::once(pieces.meta).chain(pieces.pieces) {
             files.push((format!("{PIECES_DIR}/{}", p.name), p.bytes));
         }
-        for (list, by_key) in [
-            (&mut out.filters, records::filter_pieces(pages)),
-            (&mut out.sorts, records::sort_pieces(pages)),
-        ] {
-            for (key, p) in by_key {
-                let name = format!("{PIECES_DIR}/{}", p.name);
-                out.pieces_bytes += p.bytes.len();
-                list.insert(key, name.clone());
-                files.push((name, p.bytes));
-            }
+    }
+    // Filter and sort pieces beside the single file too (a semantic-tier site): its page ids
+    // are the same, numbered by first appearance of a passage's URL without `#anchor`.
+    for (list, by_key) in [
+        (&mut out.filters, records::filter_pieces(pages)),
+        (&mut out.sorts, records::sort_pieces(pages)),
+    ] {
+        for (key, p) in by_key {
+            let name = format!("{PIECES_DIR}/{}", p.name);
+            out.pieces_bytes += p.bytes.len();
+            list.insert(key, name.clone());
+            files.push((name, p.bytes));
         }
     }
     Ok(out)

@@ -651,6 +651,7 @@ fn section_passages(s: &html::Section, url: &str, language: Language, out: &mut 
                     url: Some(href.clone()),
                 },
                 headings: s.headings.clone(),
+                heading_weights: s.heading_weights.clone(),
                 code_lines: chunk.code_lines,
                 // (Every line of this passage may weigh 1 when others of its section do not.)
                 line_weights: if chunk.line_weights.iter().all(|&w| w == 1.0) {
@@ -906,6 +907,7 @@ mod tests {
             sections: vec![html::Section {
                 anchor: Some("a".into()),
                 headings: vec!["T".into(), "S".into()],
+                heading_weights: vec![7.0, 6.0],
                 text,
                 code_lines: vec![1, 3, 4],
                 line_weights: vec![1.0, 3.0, 1.0, 0.0, 2.0],
@@ -956,6 +958,7 @@ mod tests {
             sections: vec![html::Section {
                 anchor: None,
                 headings: vec!["T".into()],
+                heading_weights: vec![7.0],
                 text: format!("{}\nafter", long.trim_end()),
                 code_lines: vec![],
                 line_weights: vec![2.0, 0.5],
