@@ -666,14 +666,50 @@ fn fragment_pages(site: &Path, meta: &str) -> BTreeMap<u64, serde_json::Value> {
         if !name.starts_with(&format!("index/{build}-f")) {
             continue;
         }
-        for r in gunzip(bytes)["pages"].as_array().unwrap() {
+        let piece = gunzip(bytes);
+        // Its passages' pages, in order: pages are numbered by first appearance, so the k-th
+        // distinct URL (without `#anchor`) is the k-th record's.
+        let mut urls: Vec<(String, String)> = Vec::new();
+        for p in piece["passages"].as_array().unwrap() {
+            let url = p["url"].as_str().unwrap_or("").split('#').next().unwrap();
+            let title = p["title"].as_str().unwrap().split(" › ").next().unwrap();
+            if urls.last().is_none_or(|(u, _)| u != url) {
+                urls.push((url.to_string(), title.to_string()));
+            }
+        }
+        for (k, r) in piece["pages"].as_array().unwrap().iter().enumerate() {
             let id = r["id"].as_u64().unwrap();
+            let r = expand_record(r, &urls[k]);
             if let Some(before) = pages.insert(id, r.clone()) {
-                assert_eq!(before, *r, "page {id} listed twice, differently");
+                assert_eq!(before, r, "page {id} listed twice, differently");
             }
         }
     }
     pages
+}
+
+/// A fragment piece's page record `r` with what it leaves out filled back in from its page's
+/// passages (`url`, `title`), as hipporag-pieces.js's `page()` does (docs/index-format.md).
+fn expand_record(r: &serde_json::Value, (url, title): &(String, String)) -> serde_json::Value {
+    let mut r = r.as_object().unwrap().clone();
+    r.entry("url").or_insert(url.as_str().into());
+    let meta = r
+        .entry("meta")
+        .or_insert(serde_json::json!({}))
+        .as_object_mut()
+        .unwrap();
+    match meta.get("title") {
+        None => {
+            meta.insert("title".into(), title.as_str().into());
+        }
+        Some(serde_json::Value::Null) => {
+            meta.remove("title");
+        }
+        Some(_) => {}
+    }
+    r.entry("filters").or_insert(serde_json::json!({}));
+    r.entry("sort").or_insert(serde_json::json!({}));
+    serde_json::Value::Object(r)
 }
 
 /// Pagefind's filters, metadata and sorts through a whole build: the entry names each
@@ -782,6 +818,25 @@ fn filters_metadata_and_sorts_reach_the_index() {
             "sort": {}, "word_count": words("/d.html"),
         })
     );
+    // In the pieces, that plain page's record holds only what its passages do not say.
+    let raw: Vec<serde_json::Value> = files
+        .iter()
+        .filter(|(name, _)| name.starts_with("index/") && name.contains("-f"))
+        .flat_map(|(_, bytes)| {
+            gunzip(bytes)["pages"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter(|r| r["id"] == 3)
+        .collect();
+    assert!(!raw.is_empty());
+    for r in raw {
+        assert_eq!(
+            r,
+            serde_json::json!({"id": 3, "word_count": words("/d.html")})
+        );
+    }
     let de_pages = fragment_pages(site.path(), de["pieces"].as_str().unwrap());
     assert_eq!(de_pages[&0]["url"], "/de.html");
 

@@ -134,7 +134,17 @@ function assertRecords(bundle, what) {
   const pagesByUrl = {};
   for (const [path, bytes] of Object.entries(bundle)) {
     if (!path.startsWith("index/")) continue;
-    for (const p of jsonPiece(bytes)?.pages ?? []) pagesByUrl[p.url] = p;
+    const f = jsonPiece(bytes);
+    // A fragment's records leave out what its passages say (docs/index-format.md): pages are
+    // numbered by first appearance, so its passages' pages, in order, are its records'.
+    const urls = [...new Set((f?.passages ?? []).map((p) => (p.url ?? "").split("#")[0]))];
+    const titles = new Map((f?.passages ?? []).map((p) => [(p.url ?? "").split("#")[0], p.title.split(" › ")[0]]));
+    for (const [k, r] of (f?.pages ?? []).entries()) {
+      const url = r.url ?? urls[k];
+      const meta = { title: titles.get(url), ...r.meta };
+      if (meta.title === null) delete meta.title;
+      pagesByUrl[url] = { ...r, url, meta, filters: r.filters ?? {}, sort: r.sort ?? {} };
+    }
   }
   const graphs = pagesByUrl["/talks/graphs/index.html"];
   const bm25 = pagesByUrl["/talks/bm25.html"];

@@ -1,9 +1,7 @@
-// hipporag-helpers.js — the helpers the site's JS (hipporag-site.js, hipporag-pieces.js,
-// hipporag-ui.js, served as plain ES modules from a site's /_hipporag/) and the demo (www/src/,
-// bundled by esbuild) share:
+// hipporag-helpers.js — the helpers the site's default UI (hipporag-ui.js, served as a plain
+// ES module from a site's /_hipporag/) and the demo (www/src/, bundled by esbuild) share:
 //
 //   h("a", { href: url, class: "hit", dataset: { id: "3" }, onclick: go }, "title", null, [kids])
-//   const piece = memo((name) => fetchPiece(name)); await piece("a.bin"); // fetched once
 //
 // h() builds an element. Attributes: `class` sets className, `dataset` and `style` take objects
 // (CSSOM, which a strict Content-Security-Policy allows), `on…` adds an event listener, `true`
@@ -11,25 +9,6 @@
 // nodes or text, arrays are flattened, undefined, null and false are skipped.
 //
 // uiLanguage("pt-BR") gives the code of the default UI's strings for a page's `<html lang>`.
-
-/**
- * `load` wrapped so that it runs once per key: the promise of its first call is kept and
- * shared, even by concurrent callers; a rejected one is forgotten, so a later call tries again.
- * @template K, V
- * @param {(key: K) => Promise<V>} load
- * @returns {(key: K) => Promise<V>}
- */
-export function memo(load) {
-  const kept = new Map();
-  return (key) => {
-    if (!kept.has(key)) {
-      const p = load(key);
-      kept.set(key, p);
-      p.catch(() => kept.delete(key));
-    }
-    return kept.get(key);
-  };
-}
 
 /**
  * @param {string} tag

@@ -20,7 +20,26 @@
 // A search within a filter passes the allowed pages (`allowedPages`): the ranking scores only
 // their passages, normalised over them, and fills `topK` from them. Filter and sort pieces
 // (gzipped JSON the entry names by URL) load through `loadPiece`, which needs no wasm.
-import { memo } from "./hipporag-helpers.js";
+// `memo` (run once per key) is the one hipporag-site.js, hipporag-filters.js and
+// hipporag-full.js use too: a lean site's first search loads no other module for it.
+/**
+ * `load` wrapped so that it runs once per key: the promise of its first call is kept and
+ * shared, even by concurrent callers; a rejected one is forgotten, so a later call tries again.
+ * @template K, V
+ * @param {(key: K) => Promise<V>} load
+ * @returns {(key: K) => Promise<V>}
+ */
+export function memo(load) {
+  const kept = new Map();
+  return (key) => {
+    if (!kept.has(key)) {
+      const p = load(key);
+      kept.set(key, p);
+      p.catch(() => kept.delete(key));
+    }
+    return kept.get(key);
+  };
+}
 
 function pieceError(message, kind) {
   const e = new Error(`hipporag: ${message}`);
@@ -165,13 +184,22 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
     /**
      * Page `pageId`'s record `{id, url, meta, filters, sort, word_count}` (`hipporag site`),
      * from the fragment piece of `passageId` (one of its passages; by default its first): every
-     * fragment piece holding a passage of a page holds its record. null for an index written
-     * without page records (`hipporag pieces`).
+     * fragment piece holding a passage of a page holds its record, without what its passages
+     * say (docs/index-format.md), filled back in here from that passage: `url` its URL without
+     * `#anchor`, `meta.title` its title before the first " › ", empty maps. null for an index
+     * written without page records (`hipporag pieces`).
      */
     async page(pageId, passageId = passagesOf(pageId)[0]) {
       const name = passageId === undefined ? undefined : index.fragmentName(passageId);
       if (!name || pages[passageId] !== pageId) throw pieceError(`no passage ${passageId} of page ${pageId}`, "request");
-      return (await fragment(name)).pages.get(pageId) ?? null;
+      const f = await fragment(name);
+      const r = f.pages.get(pageId);
+      if (!r) return null;
+      const p = f.passages.get(passageId);
+      const meta = { title: p.title.split(" › ")[0], ...r.meta };
+      if (meta.title === null) delete meta.title;
+      const url = r.url ?? (p.url ?? "").split("#")[0];
+      return { id: r.id, url, meta, filters: r.filters ?? {}, sort: r.sort ?? {}, word_count: r.word_count };
     },
   };
 }

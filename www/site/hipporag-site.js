@@ -23,7 +23,7 @@
 // pieces are loaded (`filters()`) or another index is merged: a plain search loads nothing more.
 // A filter narrows first (the wasm ranks only the allowed pages' passages); the ranking then
 // orders them.
-import { memo } from "./hipporag-helpers.js";
+import { memo } from "./hipporag-pieces.js";
 
 const here = new URL("./", import.meta.url);
 /** What this page holds of the site's search, filled by init(). */
@@ -150,48 +150,8 @@ function ownLanguage(entry, tag) {
     : entry;
 }
 
-/** The single-file index (loaded once): the wasm retriever, the query encoder, the index. */
-const full = memo(async () => {
-  const entry = state.entry;
-  if (!entry.index) {
-    throw new Error(
-      "hipporag: this site's index is in pieces only, which serve the hybrid and bm25 modes; rebuild it with `hipporag site --full-index` for hipporag1, hipporag2 and dense",
-    );
-  }
-  const [{ HippoRAG, fetchBytes }, { encoderFor }] = await Promise.all([import("./hipporag.js"), import("./hipporag-encoders.js")]);
-  // The query encoder named in the entry (the index header's), from the registry the demo
-  // uses too; an encoder this page lacks fails here, before the index is downloaded.
-  const info = { encoder: entry.encoder };
-  const encoder = encoderFor(info);
-  const ctx = {
-    base: here,
-    fetchBytes: (url) => fetchBytes(new URL(url, here)),
-    modules: { hipporag: () => import("./hipporag.js"), minilm: () => import("./minilm/hipporag_minilm.js") },
-  };
-  let encode;
-  if (entry.encoder.id === "hashed-ngram-v1") {
-    encode = (await encoder.load(info, ctx)).encode;
-  } else {
-    // A model-backed encoder: nothing of it is fetched until the first results are shown.
-    const model = {
-      id: entry.encoder.id,
-      ready: false,
-      error: null,
-      load: memo(() =>
-        encoder.load(info, ctx).then(
-          (e) => ((model.ready = true), e.encode),
-          (e) => {
-            model.error = e;
-            throw e;
-          },
-        ),
-      ),
-    };
-    state.model = model;
-    encode = async (texts) => (await model.load())(texts);
-  }
-  return HippoRAG.load({ index: new URL(entry.index, state.base).href, wasm: new URL("hipporag_wasm_bg.wasm", here), encode });
-});
+/** The single-file index (hipporag-full.js' `full()`, loaded once): a HippoRAG instance. */
+const full = () => import("./hipporag-full.js").then((m) => m.full(inner()));
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (t) => t.replace(/[&<>"']/g, (c) => ESCAPES[c]);
@@ -247,31 +207,8 @@ export async function search(query, options = {}) {
       unfiltered: hits.length,
     });
   }
-  const rag = await full();
-  // The entry's defaults (`hipporag site` writes {mode: "hybrid"}; every weight is the Rust
-  // default); another `mode` runs with that mode's own defaults.
-  const opts = own ? { topK: topK * 8, ...defaults } : { topK: topK * 8, mode };
-  const lexicalMode = opts.mode === "hybrid" || opts.mode === "bm25";
-  const { model } = state;
-  const run = async (useEncoder, tier) => {
-    const o = useEncoder ? opts : { ...opts, useEncoder: false };
-    if (narrow) return (await narrowing()).narrowedSearch(inner(), query, options, opts.mode ?? "hybrid", { rag, opts: o, tier });
-    return shape(query, await rag.search(query, o), topK, tier, excerptOf(rag, query));
-  };
-  if (model && !model.ready && lexicalMode && !isListing(query)) {
-    const lean = await run(false, "lean");
-    lean.refined = model.error
-      ? Promise.resolve(null)
-      : model.load().then(
-          () => search(query, options),
-          (e) => {
-            console.warn(`hipporag: the ${model.id} query encoder could not be loaded; results stay lexical: ${e?.message ?? e}`);
-            return null;
-          },
-        );
-    return lean;
-  }
-  return run(true, model ? "semantic" : "lean");
+  // The single file: hipporag-full.js, imported only by a site without pieces or such a mode.
+  return (await import("./hipporag-full.js")).fullSearch(inner(), query, options, { own, narrow });
 }
 
 /**
@@ -281,7 +218,21 @@ export async function search(query, options = {}) {
 const narrowing = () => import("./hipporag-filters.js");
 
 /** What hipporag-filters.js uses of this module's state and helpers. */
-const inner = () => ({ state, here, init, full, isListing, byPage, shaped, excerptOf, ownLanguage, pageLanguage, indexOf });
+const inner = () => ({
+  state,
+  here,
+  init,
+  full,
+  search,
+  narrowing,
+  isListing,
+  byPage,
+  shaped,
+  excerptOf,
+  ownLanguage,
+  pageLanguage,
+  indexOf,
+});
 
 /** Whether `query` asks for a listing (null or blank): the pages `filters` match, ranked by nothing. */
 const isListing = (query) => query == null || String(query).trim() === "";
@@ -330,30 +281,6 @@ function shaped(
     filters: counts,
     totalFilters: totals,
   };
-}
-
-/**
- * The site's view of a HippoRAG.search() result: one result per page, `topK` of them.
- * Its `damping` is the one the search ran with (`res.damping`, the retriever's);
- * `ex(text)` gives a result's excerpt segments.
- */
-function shape(query, res, topK, tier, ex) {
-  const { pieces } = state;
-  const page = (p) => (pieces ? pieces.pages[p.id] : (p.url ?? `#${p.id}`).split("#")[0]);
-  const hits = byPage(
-    state.indexes[0],
-    res.passages.map((p) => ({ id: p.id, page: page(p), score: p.score, p })),
-    ex,
-  );
-  return shaped(query, hits.slice(0, topK), {
-    mode: res.mode,
-    tier,
-    fallback: res.fallback ?? null,
-    damping: res.damping,
-    explanation: { entities: res.entities, seeds: res.seeds, facts: res.facts, topPhrases: res.topPhrases },
-    timings: res.timings,
-    unfiltered: new Set(res.passages.filter((p) => p.score > 0).map(page)).size,
-  });
 }
 
 /** Result URL `url` (a passage's, with its `#anchor`) under index `ix`'s `baseUrl`. */

@@ -19,8 +19,9 @@ use crate::{Error, Result};
 
 /// A page of a site's index as its fragment pieces list it (`"pages"`, beside `"passages"`):
 /// what a result shows of its page and what the page's filters, sorts and `data()` read
-/// (Pagefind's fragment fields: <https://pagefind.app/docs/api/#loading-a-result>). Serialised
-/// as `{"id", "url", "meta", "filters", "sort", "word_count"}`, map keys sorted.
+/// (Pagefind's fragment fields: <https://pagefind.app/docs/api/#loading-a-result>). A fragment
+/// piece holds it as `{"id", "url", "meta", "filters", "sort", "word_count"}` without what its
+/// passages already say (`record_json`: the URL, the title, empty maps), map keys sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PageRecord {
     /// Its page id: its index in the index's pages ([`passage_pages`]: numbered by first
@@ -86,9 +87,18 @@ pub(super) fn pieces(
         .collect();
     // Each page's record's JSON, and each passage's page.
     let pages: Option<(Vec<String>, &[u32])> = pages.map(|(records, ids)| {
+        let mut derived = vec![(true, true); records.len()];
+        for (p, &id) in data.passages.iter().zip(ids) {
+            let (url, title) = passage_page_fields(p);
+            let r = &records[id as usize];
+            let d = &mut derived[id as usize];
+            d.0 &= url == r.url;
+            d.1 &= r.meta.get("title").is_some_and(|t| t == title);
+        }
         let json = records
             .iter()
-            .map(|r| serde_json::to_string(r).expect("a page record serialises"))
+            .zip(derived)
+            .map(|(r, (url, title))| record_json(r, url, title))
             .collect();
         (json, ids)
     });
@@ -138,6 +148,50 @@ pub(super) fn pieces(
         fragment_piece(&json[r.clone()], records.as_deref())
     });
     (ranges, pieces)
+}
+
+/// What a page's record can be read back from in any of its passages: the passage's URL
+/// without `#anchor` (`""` without a URL), and its title before the first ` › ` (the page's
+/// title heads every heading path, `site::html`).
+fn passage_page_fields(p: &Passage) -> (&str, &str) {
+    let url = p.url.as_deref().unwrap_or("");
+    let url = url.split('#').next().unwrap_or("");
+    let title = p.title.split(" › ").next().unwrap_or("");
+    (url, title)
+}
+
+/// A page record as a fragment piece holds it: `{id, url, meta, filters, sort, word_count}`
+/// without what the piece's passages already say, which `hipporag-pieces.js` fills back in
+/// from the passage a result names (`page()`): `url` when every passage of the page has it
+/// (`url_derived`), `meta.title` when every passage's title starts with it (`title_derived`;
+/// a record without a title says `"title": null`, so that nothing is filled in), `meta`,
+/// `filters` and `sort` when empty. A plain page's record is `{"id": 3, "word_count": 212}`.
+fn record_json(r: &PageRecord, url_derived: bool, title_derived: bool) -> String {
+    let mut o = serde_json::Map::new();
+    o.insert("id".into(), r.id.into());
+    if !url_derived {
+        o.insert("url".into(), r.url.clone().into());
+    }
+    let mut meta: serde_json::Map<String, serde_json::Value> = r
+        .meta
+        .iter()
+        .filter(|(k, _)| !(title_derived && *k == "title"))
+        .map(|(k, v)| (k.clone(), v.clone().into()))
+        .collect();
+    if !r.meta.contains_key("title") {
+        meta.insert("title".into(), serde_json::Value::Null);
+    }
+    if !meta.is_empty() {
+        o.insert("meta".into(), meta.into());
+    }
+    if !r.filters.is_empty() {
+        o.insert("filters".into(), serde_json::json!(r.filters));
+    }
+    if !r.sort.is_empty() {
+        o.insert("sort".into(), serde_json::json!(r.sort));
+    }
+    o.insert("word_count".into(), r.word_count.into());
+    serde_json::Value::Object(o).to_string()
 }
 
 /// Passage `j`'s fragment: `{id, title, url, text}`, its text cut to `chars`.
@@ -360,7 +414,7 @@ mod tests {
             assert!(gunzip(&p.bytes).starts_with("{\"passages\":[{"));
         }
 
-        let records: Vec<PageRecord> = (0..4)
+        let mut records: Vec<PageRecord> = (0..4)
             .map(|id| PageRecord {
                 id,
                 url: format!("/p{id}.html"),
@@ -370,6 +424,27 @@ mod tests {
                 ..Default::default()
             })
             .collect();
+        // Page 2 has no title; page 3 another title than its passages', an image and a sort.
+        records[2].meta.clear();
+        records[3].meta = [
+            ("title".to_string(), "Gears".to_string()),
+            ("image".to_string(), "/g.png".to_string()),
+        ]
+        .into();
+        records[3].sort = [("n".to_string(), "3".to_string())].into();
+        // What the pieces' passages already say (url, the title heading every passage's title)
+        // and empty maps are left out; hipporag-pieces.js's page() fills them back in.
+        let compact = |id: usize| match id {
+            2 => {
+                serde_json::json!({"id": 2, "meta": {"title": null}, "filters": {"n": ["2"]}, "word_count": 40})
+            }
+            3 => {
+                serde_json::json!({"id": 3, "meta": {"title": "Gears", "image": "/g.png"}, "filters": {"n": ["3"]}, "sort": {"n": "3"}, "word_count": 40})
+            }
+            _ => {
+                serde_json::json!({"id": id, "filters": {"n": [id.to_string()]}, "word_count": 40})
+            }
+        };
         let with = write_with_pages(&data, &opts, Some(&records)).unwrap();
         let mut seen = vec![0; 4];
         for f in fragments(&with) {
@@ -390,7 +465,7 @@ mod tests {
             for r in f["pages"].as_array().unwrap() {
                 let id = r["id"].as_u64().unwrap() as usize;
                 seen[id] += 1;
-                assert_eq!(*r, serde_json::to_value(&records[id]).unwrap());
+                assert_eq!(*r, compact(id));
             }
         }
         assert!(seen.iter().all(|&n| n >= 1), "{seen:?}");
