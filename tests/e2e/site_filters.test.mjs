@@ -531,18 +531,23 @@ test("mergeIndex: a second site (musique_train) under /other/, with a mergeFilte
   };
   save();
   console.log(`mergeIndex: ${JSON.stringify(scores)}`);
-  // Merged, each index's hybrid scores are scaled by its best BM25 score over the best index's
-  // (hipporag-filters.js): today 0.66 against 0.74 alone on the docs questions (0.58 before that
-  // scaling, by score alone; Pagefind's docs questions: 0.37 alone and merged). The bound
-  // holds that gain; closing the rest of the gap is open work (issue #67).
+  // Merged, each index's hybrid scores are scaled by (its best BM25 score over the best
+  // index's)^16 (hipporag-filters.js, MERGE_EXPONENT; bench/merge.mjs): on every CoNaLa test
+  // question 0.728 against 0.763 alone (0.686 with the ratio itself, 0.596 by score alone;
+  // Pagefind's docs questions: 0.37 alone and merged), musique R@10 0.792 against 0.812.
   if (scores.conalaAlone)
     check(
-      scores.conalaMerged["hit@10"] >= scores.conalaAlone["hit@10"] - 0.1,
+      scores.conalaMerged["hit@10"] >= scores.conalaAlone["hit@10"] - 0.06,
       `CoNaLa hit@10 merged ${scores.conalaMerged["hit@10"]}, alone ${scores.conalaAlone["hit@10"]}`,
     );
   check(
     scores.otherMerged["hit@10"] >= scores.otherAlone["hit@10"] - 0.05,
     `musique hit@10 merged ${scores.otherMerged["hit@10"]}, alone ${scores.otherAlone["hit@10"]}`,
+  );
+  // (The ratio itself, before MERGE_EXPONENT: R@10 0.512 merged against 0.768 alone.)
+  check(
+    scores.otherMerged["recall@10"] >= scores.otherAlone["recall@10"] - 0.06,
+    `musique R@10 merged ${scores.otherMerged["recall@10"]}, alone ${scores.otherAlone["recall@10"]}`,
   );
   check(scores.otherAlone["hit@10"] >= 0.8, `musique alone hit@10 ${scores.otherAlone["hit@10"]}`);
   check(errors.length === 0, `page errors: ${errors.join("; ")}`);

@@ -344,7 +344,14 @@ const single = join(tmp, "single", "_hipporag");
   for (const f of ["f-color.bin", "f-mood.bin", "s-n.bin"]) copyFileSync(join(tmp, "single-pieces", "index", f), join(single, "index", f));
   const lang = { ...entry.languages[0], pieces: null, index: "index.x.hipporag" };
   writeFileSync(join(single, "hipporag-entry.json"), JSON.stringify({ ...entry, pieces: null, index: lang.index, languages: [lang] }));
-  for (const f of ["hipporag-site.js", "hipporag-pieces.js", "hipporag-helpers.js", "hipporag-filters.js", "hipporag-encoders.js"])
+  for (const f of [
+    "hipporag-site.js",
+    "hipporag-pieces.js",
+    "hipporag-helpers.js",
+    "hipporag-filters.js",
+    "hipporag-full.js",
+    "hipporag-encoders.js",
+  ])
     copyFileSync(join(root, "www", "site", f), join(single, f));
   writeFileSync(
     join(single, "hipporag.js"),
@@ -528,7 +535,7 @@ test("filters(), sorts() and preload()", async () => {
   );
 });
 
-test("mergeIndex: results merged by score × indexWeight × each index's best BM25 over the best index's, mergeFilter on every page, filters() and listings over both", async () => {
+test("mergeIndex: results merged by score × indexWeight × (each index's best BM25 over the best index's)^16, mergeFilter on every page, filters() and listings over both", async () => {
   const api = await site();
   await api.options({ mergeFilter: { site: "Cats" } });
   await api.mergeIndex(pathToFileURL(join(tmp, "b", "_hipporag")).href, {
@@ -538,11 +545,12 @@ test("mergeIndex: results merged by score × indexWeight × each index's best BM
   });
   const s = await api.search("cat", { topK: 3 });
   // "cat": the primary's best passage scores 3, the blog's 5, so the primary's scores are
-  // scaled by 3/5 (cheeka 3 → 1.8, theodore 1 → 0.6) and the blog's by 1 (one: 5 × 0.5).
+  // scaled by (3/5)^16 (cheeka 3 → 0.000846, theodore 1 → 0.000282) and the blog's by 1
+  // (one: 5 × 0.5).
   assert.deepEqual(await urls(s), ["/b/one.html", "/cheeka.html", "/theodore.html"]);
   assert.deepEqual(
     s.results.map((r) => +r.score.toFixed(9)),
-    [2.5, 1.8, 0.6],
+    [2.5, +(3 * 0.6 ** 16).toFixed(9), +(0.6 ** 16).toFixed(9)],
   );
   assert.equal(s.unfilteredResultCount, 5);
   assert.deepEqual(s.totalFilters, { site: { Cats: 4, Blog: 1 } });

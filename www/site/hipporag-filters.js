@@ -11,8 +11,17 @@
 // docs/content/docs/js-api-filtering.md), rewritten here over sets of pages. A filter narrows
 // first: the wasm ranks only the allowed pages' passages (`allowedPages`), then the ranking
 // orders them; only a mode the single file serves ranks every passage and filters after.
-import { memo } from "./hipporag-helpers.js";
-import { loadPiece, openPieces } from "./hipporag-pieces.js";
+import { loadPiece, memo, openPieces } from "./hipporag-pieces.js";
+
+/**
+ * How sharply merged indexes are told apart by their best BM25 score (narrowedSearch): an
+ * index whose best passage scores 90% of the best index's has its scores × 0.9^16 = 0.19.
+ * Chosen by bench/merge.mjs on the dev halves of Python's docs (CoNaLa) merged with the
+ * musique_train site: page hit@10 / R@10 0.727 / 0.532 at 1 (r itself), 0.742 / 0.730 at 8,
+ * 0.750 / 0.760 at 16, 0.758 / 0.755 at 32 and with the better index's results all first;
+ * each site alone 0.765 / 0.775 (docs/benchmarks.md, "Merged indexes").
+ */
+const MERGE_EXPONENT = 16;
 
 const KEYWORDS = new Set(["any", "all", "none", "not"]);
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -251,11 +260,11 @@ export async function narrowedSearch(site, query, { filters, sort, topK = 8 }, m
   const q = { query, listing, filters, sortKey, direction, mode, ranking, rag: file?.rag };
   const parts = await Promise.all(indexes.map((ix, i) => part(site, ix, i === 0 ? q : { ...q, ranking: null })));
   // Across merged indexes, each one's hybrid scores are scaled by how well its best passage
-  // matches the query (its top BM25 score over the best index's): the hybrid scores are shares
-  // of one index's ranking, alike at each rank in every index, so an index the question does not
-  // concern would otherwise interleave with the one it does.
+  // matches the query: r^MERGE_EXPONENT, r its top BM25 score over the best index's. The hybrid
+  // scores are shares of one index's ranking, alike at each rank in every index, so an index the
+  // question does not concern would otherwise interleave with the one it does.
   const best = Math.max(...parts.map((p) => p.best));
-  if (parts.length > 1 && best > 0) for (const p of parts) for (const h of p.hits) h.score *= p.best / best;
+  if (parts.length > 1 && best > 0) for (const p of parts) for (const h of p.hits) h.score *= (p.best / best) ** MERGE_EXPONENT;
   let hits = parts.flatMap((p) => p.hits);
   if (sortKey !== undefined) hits.sort((a, b) => a.at - b.at);
   else if (!listing) hits = hits.sort((a, b) => b.score - a.score).slice(0, topK);
