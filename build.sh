@@ -4,7 +4,7 @@
 #   ./build.sh demo    set up everything, build native + wasm, index musique_train, print the
 #                      recall table and answer a sample question (the main job)
 #   ./build.sh test    every test: fmt, clippy (native + wasm32), native tests, every fuzz target
-#                      for ${FUZZ_SECONDS:-30} s (no sanitizer), wasm tests in Node, JS wrapper tests
+#                      for ${FUZZ_SECONDS:-20} s (no sanitizer), wasm tests in Node, JS wrapper tests
 #                      in Node, the site's end-to-end tests in headless Chromium
 #   ./build.sh setup   install the toolchain pieces (wasm32 target, the pinned nightly's rust-src
 #                      for the page's modules, wasm-bindgen-cli at the Cargo.lock version) and the all-MiniLM-L6-v2 model files (./build.sh model)
@@ -577,6 +577,16 @@ run_tests() {
   local all_start=$SECONDS
   timed "install what the tests need" test_deps
   timed setup setup
+  # The end-to-end plugin tests' downloads (a venv with Sphinx and MkDocs, Astro's npm packages,
+  # three sdists) run beside the compile, which leaves the network idle; the tests then find
+  # them in place. A failed download is only reported here: the test downloads again, and
+  # fails there with its own error.
+  local prefetch_log=$ROOT/target/e2e-prefetch.log
+  mkdir -p "$ROOT/target"
+  (for f in tests/e2e/plugins_python.test.mjs tests/e2e/plugin_starlight.test.mjs; do
+     HIPPORAG_E2E_PREFETCH=1 node "$f" || echo "prefetch: $f failed (the test will download again)"
+   done) > "$prefetch_log" 2>&1 &
+  local prefetch_pid=$!
   # The fuzz crate is a workspace of its own, which `cargo fmt --all` does not reach.
   timed "cargo fmt" bash -c 'cargo fmt --all -- --check && cargo fmt --manifest-path fuzz/Cargo.toml --all -- --check'
   timed "cargo clippy, native" cargo clippy --workspace --all-targets -- -D warnings
@@ -586,9 +596,9 @@ run_tests() {
   # Every crate's doc comments: every intra-doc link resolves, no broken HTML.
   RUSTDOCFLAGS="-D warnings" timed "cargo doc" cargo doc --workspace --no-deps
   timed "cargo test, native" cargo test --release --workspace "${TEST_CARGO_CONFIG[@]}"
-  # Each fuzz target for 30 s here, a smoke run for panics, without AddressSanitizer (its build
+  # Each fuzz target for 20 s here, a smoke run for panics, without AddressSanitizer (its build
   # is 85 s longer); `./build.sh fuzz` runs them for 60 s under it.
-  FUZZ_SECONDS=${FUZZ_SECONDS:-30} FUZZ_SANITIZER=${FUZZ_SANITIZER:-none} timed "fuzz targets" fuzz
+  FUZZ_SECONDS=${FUZZ_SECONDS:-20} FUZZ_SANITIZER=${FUZZ_SANITIZER:-none} timed "fuzz targets" fuzz
   drop_build_files fuzz/target
   # The index and native rankings tests/wasm.rs replays (target/fixtures/), written here so the
   # wasm test never depends on a native test having run first; tests/wasm.rs includes them, so
@@ -619,6 +629,8 @@ run_tests() {
   # has no --test-concurrency and runs them one at a time.
   local e2e_args=()
   if node --test-concurrency=2 -e "" 2>/dev/null; then e2e_args=(--test-concurrency=2); fi
+  wait "$prefetch_pid" || true
+  cat "$prefetch_log"
   timed "end-to-end tests, Chromium" node --test "${e2e_args[@]}" tests/e2e/
   echo "== ./build.sh test: every step passed in $((SECONDS - all_start)) s"
   printf '%s\n' "${STEP_TIMES[@]}"
