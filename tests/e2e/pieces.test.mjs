@@ -33,7 +33,7 @@ const env = servedSite({
     for (const m of JSON.parse(readFileSync(rankings, "utf8"))) native[m.mode] = m.runs;
     // What `hipporag site` adds beside the pieces for the default search.
     for (const f of ["hipporag_pieces_wasm.js", "hipporag_pieces_wasm_bg.wasm"]) copyFileSync(join(root, "pkg", f), join(out, f));
-    for (const f of ["hipporag-site.js", "hipporag-pieces.js", "hipporag-helpers.js"])
+    for (const f of ["hipporag-site.js", "hipporag-pieces.js", "hipporag-helpers.js", "hipporag-full.js"])
       copyFileSync(join(root, "www", "site", f), join(out, f));
     writeFileSync(join(dir, "index.html"), "<!doctype html><title>pieces</title>\n");
   },

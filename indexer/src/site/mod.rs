@@ -793,7 +793,9 @@ fn write_output(
         let p = tmp.path().join(name);
         std::fs::write(&p, b).map_err(|e| Error::io(&p, e))
     };
-    if report.pieces_meta.is_some() {
+    // The pieces, or only the filter and sort pieces beside a semantic tier's single file.
+    let in_pieces_dir = |name: &str| Path::new(name).parent() == Some(Path::new(PIECES_DIR));
+    if index_files.iter().any(|(name, _)| in_pieces_dir(name)) {
         let pieces = tmp.path().join(PIECES_DIR);
         std::fs::create_dir_all(&pieces).map_err(|e| Error::io(&pieces, e))?;
     }
