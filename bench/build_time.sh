@@ -5,12 +5,14 @@
 # `_hipporag/` and no `.hipporag-cache/`. Prints one line per build, the ratios of the medians
 # (2 runs: their mean), and the hash of the index files, which must not change between runs.
 #
-#   bench/build_time.sh [OUT_DIR] [pydocs|rustdoc]     (default out/build_time, pydocs)
+#   bench/build_time.sh [OUT_DIR] [pydocs|rustdoc|generated]     (default out/build_time, pydocs)
 #
 # HIPPORAG names the binary (default target/release/hipporag). Needs `./build.sh build` (or
 # `./build.sh package`'s binary), `npm ci`, the model files, and Debian's python3.11-doc
 # (pydocs: 488 pages, genindex/contents/py-modindex left out as `./build.sh pydocs` does) or
-# rust-doc (rustdoc: 32,101 pages).
+# rust-doc (rustdoc: 32,101 pages); generated: bench/generated_site.py's two pages, one of them
+# 3 million words of a request log (issue #69). TIMEOUT (seconds, default none) stops a build
+# that runs longer and records it as that long.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -28,7 +30,12 @@ case "$SITE" in
     docs=${RUST_DOCS:-/usr/share/doc/rust-doc/html}
     args=()
     ;;
-  *) echo "error: site $SITE: expected pydocs or rustdoc" >&2; exit 1 ;;
+  generated)
+    docs=$OUT/generated
+    args=()
+    [ -f "$docs/log.html" ] || python3 bench/generated_site.py "$docs"
+    ;;
+  *) echo "error: site $SITE: expected pydocs, rustdoc or generated" >&2; exit 1 ;;
 esac
 [ -d "$docs" ] || { echo "error: $docs is missing (Debian: python3.11-doc or rust-doc)" >&2; exit 1; }
 [ -x "$PAGEFIND" ] || { echo "error: $PAGEFIND is missing: npm ci" >&2; exit 1; }
@@ -50,9 +57,14 @@ for r in $(seq "$REPEATS"); do
   echo "pagefind $s $kb" >> "$OUT/runs.txt"
   echo "run $r: Pagefind $s s, $((kb / 1024)) MB peak"
   rm -rf "$OUT/site/_hipporag" "$OUT/site/.hipporag-cache"
-  /usr/bin/time -v "$BIN" site "$OUT/site" "${args[@]}" > "$OUT/hipporag.$r.log" 2> "$OUT/hipporag.$r.time"
+  limit=()
+  [ -z "${TIMEOUT:-}" ] || limit=(timeout "$TIMEOUT")
+  /usr/bin/time -v "${limit[@]}" "$BIN" site "$OUT/site" "${args[@]}" > "$OUT/hipporag.$r.log" 2> "$OUT/hipporag.$r.time" ||
+    echo "run $r: hipporag stopped (TIMEOUT=${TIMEOUT:-}) or failed: $OUT/hipporag.$r.time"
   read -r s kb < <(measure "$OUT/hipporag.$r.time")
-  files=$(cd "$OUT/site/_hipporag" && find index -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+  files=none
+  [ ! -d "$OUT/site/_hipporag/index" ] ||
+    files=$(cd "$OUT/site/_hipporag" && find index -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
   echo "hipporag $s $kb" >> "$OUT/runs.txt"
   echo "run $r: hipporag $s s, $((kb / 1024)) MB peak; index files $files"
 done

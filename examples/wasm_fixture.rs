@@ -42,10 +42,14 @@ fn main() {
             &data_.passages,
             &HashedNgramEncoder::new(64),
             &hipporag_indexer::bm25::stopwords(hipporag_wasm::text::Language::English),
-            opts.batch_size,
+            (
+                opts.batch_size,
+                hipporag_indexer::static_embeddings::MAX_WORDS,
+            ),
             &(),
         )
-        .unwrap(),
+        .unwrap()
+        .0,
     );
     let bytes = data_.to_bytes();
     let r = Retriever::from_bytes(&bytes).unwrap();

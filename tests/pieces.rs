@@ -27,10 +27,11 @@ fn musique() -> IndexData {
             &d.passages,
             &words,
             &hipporag_indexer::bm25::stopwords(hipporag_wasm::text::Language::English),
-            256,
+            (256, hipporag_indexer::static_embeddings::MAX_WORDS),
             &(),
         )
-        .unwrap(),
+        .unwrap()
+        .0,
     );
     d
 }

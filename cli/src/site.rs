@@ -465,6 +465,14 @@ fn build(a: &SiteArgs, dir: &Path) -> Result<()> {
         written,
         secs
     );
+    if r.static_words_left_out > 0 {
+        log::warn!(
+            "{} words held by two passages or more got no static embedding: the {} most frequent \
+             did (a page of generated text, a data dump or a log?); BM25 still finds every word",
+            r.static_words_left_out,
+            hipporag_indexer::static_embeddings::MAX_WORDS
+        );
+    }
     if r.languages.len() > 1 {
         let langs: Vec<String> = r
             .languages

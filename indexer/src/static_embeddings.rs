@@ -70,11 +70,25 @@ pub fn nprobe(c: usize) -> usize {
 /// in larger calls", has the times).
 pub const WORDS_PER_CALL: usize = 4096;
 
+/// Words a build encodes at most ([`build`]'s `max_words`): the words held by [`MIN_DF`]
+/// passages or more, the most frequent first. Every real site measured holds fewer (Debian's
+/// rust-doc, the largest, under 41,000; Python's docs 20,427), so their indexes are unchanged; a page
+/// of generated text (a data dump, a log rendered to HTML) holds hundreds of thousands of ids
+/// seen twice, each of which the encoder would run over alone: `bench/generated_site.py`'s 3
+/// million words give 299,083 such words, and its build ran past 20 minutes; bounded, it takes
+/// 450 s on 2 cores, 422 of them MiniLM's (docs/benchmarks.md, "A page of generated text").
+/// Past the bound the
+/// encoder's time does not grow with the words a site holds; the words left out are the
+/// rarest, which keep their BM25 terms and get no vector, as a stopword.
+pub const MAX_WORDS: usize = 100_000;
+
 /// Encodes the vocabulary of `passages` with `encoder` (in calls of `batch` words) and returns the
-/// static word embeddings: word sign rows, passage codes and their IVF clusters. Words in
-/// `stopwords` (lowercase; [`crate::bm25::stopwords`]) get no vector: leaving them out ranked
-/// Python's docs better on both CoNaLa splits (docs/tuning.md, "Measurements behind the code"),
-/// and a query's stopwords then fetch no piece of a site's index in pieces.
+/// static word embeddings: word sign rows, passage codes and their IVF clusters, and how many
+/// words held by [`MIN_DF`] passages or more were left out past `max_words` ([`MAX_WORDS`]:
+/// the most frequent are kept, ties by word order). Words in `stopwords` (lowercase;
+/// [`crate::bm25::stopwords`]) get no vector: leaving them out ranked Python's docs better on
+/// both CoNaLa splits (docs/tuning.md, "Measurements behind the code"), and a query's
+/// stopwords then fetch no piece of a site's index in pieces.
 ///
 /// # Errors
 /// The encoder's; [`Error::InvalidRequest`] when its dimension is not a multiple of 8.
@@ -82,9 +96,9 @@ pub fn build(
     passages: &[Passage],
     encoder: &dyn Encoder,
     stopwords: &HashSet<String>,
-    batch: usize,
+    (batch, max_words): (usize, usize),
     progress: &dyn Progress,
-) -> Result<StaticEmbeddingsData> {
+) -> Result<(StaticEmbeddingsData, usize)> {
     let info = encoder.info();
     let dim = info.dim as usize;
     if dim == 0 || dim % 8 != 0 {
@@ -109,8 +123,7 @@ pub fn build(
         }
     }
     df.retain(|w, n| *n >= MIN_DF && !stopwords.contains(*w));
-    let words: Vec<String> = df.keys().map(|w| w.to_string()).collect();
-    let df: Vec<u32> = df.into_values().collect();
+    let (words, df, left_out) = most_frequent(df, max_words);
     // Each passage's vocabulary words as (row, count), in word order (the order the passage
     // codes sum them in): the per-passage maps of every word are freed before the encoder
     // runs, where a large site's build peaks (docs/benchmarks.md, "The peak of a large build").
@@ -158,7 +171,7 @@ pub fn build(
     progress.start("IVF clusters", ivf::KMEANS_ROUNDS as u64 + 1);
     let (centroids, clusters) = ivf::kmeans(&codes, &coded, dim, k, progress);
     progress.finish();
-    Ok(StaticEmbeddingsData {
+    let data = StaticEmbeddingsData {
         model: info.id,
         dim: dim as u32,
         words,
@@ -168,7 +181,25 @@ pub fn build(
         centroids,
         clusters,
         nprobe: nprobe(k) as u32,
-    })
+    };
+    Ok((data, left_out))
+}
+
+/// The `max` most frequent words of `df` (word → passages holding it), ties by word order,
+/// back in word order: the words, their counts, and how many were left out.
+fn most_frequent(df: BTreeMap<&str, u32>, max: usize) -> (Vec<String>, Vec<u32>, usize) {
+    let mut all: Vec<(&str, u32)> = df.into_iter().collect();
+    let left_out = all.len().saturating_sub(max);
+    if left_out > 0 {
+        // Stable: equal counts keep word order.
+        let mut by_df: Vec<usize> = (0..all.len()).collect();
+        by_df.sort_by_key(|&i| std::cmp::Reverse(all[i].1));
+        let mut keep = by_df[..max].to_vec();
+        keep.sort_unstable();
+        all = keep.into_iter().map(|i| all[i]).collect();
+    }
+    let words = all.iter().map(|&(w, _)| w.to_string()).collect();
+    (words, all.into_iter().map(|(_, n)| n).collect(), left_out)
 }
 
 #[cfg(test)]
@@ -187,12 +218,16 @@ mod tests {
         ];
         let enc = HashedNgramEncoder::default();
         let stop = crate::bm25::stopwords(hipporag_wasm::text::Language::English);
-        let d = build(&ps, &enc, &stop, 2, &()).unwrap();
+        let (d, left_out) = build(&ps, &enc, &stop, (2, MAX_WORDS), &()).unwrap();
         // "sort" and "sorted" are each in one passage only (a title counts with its text);
         // "a", "the" and "with" are stopwords.
         assert_eq!(d.words, ["file", "list", "open"]);
         assert_eq!(d.df, [2, 2, 2]);
-        assert_eq!(build(&ps, &enc, &stop, 3, &()).unwrap(), d);
+        assert_eq!(left_out, 0);
+        assert_eq!(
+            build(&ps, &enc, &stop, (3, MAX_WORDS), &()).unwrap(),
+            (d.clone(), 0)
+        );
         assert_eq!((d.centroids.len(), d.nprobe), (d.dim as usize / 8, 1));
         let s = StaticEmbeddings::from_data(d, ps.len()).unwrap();
         let q = s.embed("how do I open a file", &[]).unwrap();
@@ -201,6 +236,37 @@ mod tests {
             .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
             .unwrap();
         assert!(best == 2 || best == 3, "{scores:?}");
+    }
+
+    #[test]
+    fn past_the_bound_the_most_frequent_words_are_kept_in_word_order() {
+        let ps = [
+            Passage::new("", "zebra yak xylophone walrus"),
+            Passage::new("", "zebra yak xylophone walrus"),
+            Passage::new("", "zebra yak"),
+            Passage::new("", "zebra walrus"),
+        ];
+        let enc = HashedNgramEncoder::default();
+        let stop = HashSet::new();
+        let (all, left_out) = build(&ps, &enc, &stop, (16, MAX_WORDS), &()).unwrap();
+        assert_eq!((all.words.len(), left_out), (4, 0));
+        // zebra 4, walrus 3, yak 3, xylophone 2: the bound of 3 leaves xylophone out; walrus
+        // and yak tie and both stay; back in word order.
+        let (d, left_out) = build(&ps, &enc, &stop, (16, 3), &()).unwrap();
+        assert_eq!(d.words, ["walrus", "yak", "zebra"]);
+        assert_eq!((d.df.clone(), left_out), (vec![3, 3, 4], 1));
+        // A kept word's sign bits are the ones the unbounded build gives it.
+        let row = |d: &StaticEmbeddingsData, w: &str| {
+            let (r, b) = (
+                d.words.iter().position(|x| x == w).unwrap(),
+                d.dim as usize / 8,
+            );
+            d.signs[r * b..(r + 1) * b].to_vec()
+        };
+        assert_eq!(row(&d, "yak"), row(&all, "yak"));
+        // Ties at the bound go by word order: of walrus and yak (3 each), walrus stays.
+        let (d, _) = build(&ps, &enc, &stop, (16, 2), &()).unwrap();
+        assert_eq!(d.words, ["walrus", "zebra"]);
     }
 
     #[test]
@@ -223,7 +289,7 @@ mod tests {
         }));
         let enc = HashedNgramEncoder::default();
         let stop = crate::bm25::stopwords(hipporag_wasm::text::Language::English);
-        let d = build(&ps, &enc, &stop, 8, &()).unwrap();
+        let (d, _) = build(&ps, &enc, &stop, (8, MAX_WORDS), &()).unwrap();
         let c = d.centroids.len() / (d.dim as usize / 8);
         let mut sizes = vec![0usize; c];
         for &k in &d.clusters {

@@ -254,6 +254,10 @@ pub struct SiteReport {
     pub static_words: usize,
     /// Of those, words whose vector came from the cache.
     pub static_words_cached: usize,
+    /// Words held by two passages or more that got no static embedding, past
+    /// [`crate::static_embeddings::MAX_WORDS`] (a page of generated text); 0 on every real site
+    /// measured.
+    pub static_words_left_out: usize,
     /// One index per language, the entry's default first (the other figures above are its).
     pub languages: Vec<SiteLanguage>,
     /// The pages indexed by their `<html lang>`, and the analysis each was read with.
@@ -424,7 +428,8 @@ pub fn build_site(
             progress,
         )?;
         report.phrases += phrases;
-        report.static_words += static_words;
+        report.static_words += static_words.0;
+        report.static_words_left_out += static_words.1;
         // The index's passages are the group's, in its order.
         debug_assert_eq!(data.passages.len(), ids.len());
         let pages = records::page_records(&data.passages, |j| {
@@ -593,8 +598,8 @@ fn language_groups(site: &[SitePassage]) -> Vec<(Language, Vec<usize>)> {
 }
 
 /// One language's index data: the phrase graph and embeddings (through the vector cache), and
-/// for English the static word embeddings (through theirs); with its phrase count and static
-/// word count.
+/// for English the static word embeddings (through theirs); with its phrase count, and its
+/// static word count and the words left out past [`crate::static_embeddings::MAX_WORDS`].
 fn language_index(
     (passages, line_weights, title_weights): (Vec<Passage>, Vec<Vec<f32>>, Vec<Vec<f32>>),
     docs: Vec<crate::openie::OpenIeDoc>,
@@ -602,7 +607,7 @@ fn language_index(
     (vectors, words): (&cache::VectorCache, Option<&cache::VectorCache>),
     opts: &SiteOptions,
     progress: &dyn Progress,
-) -> Result<(hipporag_wasm::index::IndexData, u32, usize)> {
+) -> Result<(hipporag_wasm::index::IndexData, u32, (usize, usize))> {
     let builder = GraphBuilder::from_openie(passages, &docs)?;
     // Dropped before the graph's build, the stage of the build's peak.
     drop(docs);
@@ -615,16 +620,17 @@ fn language_index(
     let (mut data, build) = builder.build(vectors, &build_opts, progress)?;
     // Static word embeddings come from an English sentence encoder (all-MiniLM-L6-v2) and
     // words cut at spaces: English pages only.
-    let mut static_words = 0;
+    let mut static_words = (0, 0);
     if let (Some(words), Language::English) = (words, language) {
-        let s = crate::static_embeddings::build(
+        use crate::static_embeddings::{MAX_WORDS, WORDS_PER_CALL};
+        let (s, left_out) = crate::static_embeddings::build(
             &data.passages,
             words,
             &crate::bm25::stopwords(language),
-            crate::static_embeddings::WORDS_PER_CALL,
+            (WORDS_PER_CALL, MAX_WORDS),
             progress,
         )?;
-        static_words = s.words.len();
+        static_words = (s.words.len(), left_out);
         data.static_embeddings = Some(s);
     }
     Ok((data, build.counts.phrases, static_words))
