@@ -19,7 +19,7 @@ import { loadPiece, memo, openPieces } from "./hipporag-pieces.js";
  * Chosen by bench/merge.mjs on the dev halves of Python's docs (CoNaLa) merged with the
  * musique_train site: page hit@10 / R@10 0.727 / 0.532 at 1 (r itself), 0.742 / 0.730 at 8,
  * 0.750 / 0.760 at 16, 0.758 / 0.755 at 32 and with the better index's results all first;
- * each site alone 0.765 / 0.775 (docs/benchmarks.md, "Merged indexes").
+ * each site alone 0.765 / 0.775 (docs/benchmarks.md, "Several sites merged").
  */
 const MERGE_EXPONENT = 16;
 
