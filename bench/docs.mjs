@@ -12,9 +12,11 @@
 // `xquad_ar`, `xquad_th`, `xquad_ru`, `xquad_zh` (XQuAD, 240 pages, 1,190 questions each) and
 // `jsquad` (JSQuAD valid in Japanese, 1,145 pages, every 4th of its 4,442 questions: 1,111).
 // Their sets carry no split: questions at even positions (after jsquad's thinning) are `dev`,
-// odd ones `test`. bench/languages.sh puts them beside BM25 on the same passages.
+// odd ones `test`. bench/languages.sh puts them beside BM25 on the same passages. `xquad_vi`
+// (XQuAD Vietnamese, which ../shared/data lacks) is read from a checkout of
+// google-deepmind/xquad named by $XQUAD_DIR.
 //
-//   node bench/docs.mjs [--site pydocs|musique|rustdoc|xquad_de|xquad_ar|xquad_th|xquad_ru|xquad_zh|jsquad] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
+//   node bench/docs.mjs [--site pydocs|musique|rustdoc|xquad_de|xquad_ar|xquad_th|xquad_ru|xquad_zh|jsquad|xquad_vi] [--variant prefix|typo] [--out FILE] [--split dev|test|all] [--limit N] [--cold N]
 //
 // HIPPORAG names the binary (default target/release/hipporag).
 //
@@ -91,15 +93,39 @@ function musiqueSite(dir) {
  * SITES' entry of a set of ../shared/data/multilingual/ (`name`.json, `name`_corpus.json): a
  * site of its passages in `lang` under out/bench/`site`/ as musique's, its questions split by parity.
  */
-function multilingual(site, name, lang, every = 1) {
+function multilingual(site, name, lang, every = 1, m = join(DATA, "multilingual")) {
   const dir = join(root, "out", "bench", site);
-  const m = join(DATA, "multilingual");
   return {
     dir: join(dir, "site"),
     prepare: () => corpusSite(dir, join(m, `${name}.json`), join(m, `${name}_corpus.json`), lang, { every, split: true }),
     questions: () => join(dir, "questions.json"),
     hipporag: ["--exclude", "index.html"],
     pagefind: ["--glob", "wiki/*.html"],
+  };
+}
+
+/**
+ * SITES' entry of an XQuAD language that ../shared/data lacks (Vietnamese): `xquad.LANG.json`
+ * of a checkout of google-deepmind/xquad (`$XQUAD_DIR`), converted by bench/xquad_set.py into
+ * out/bench/xquad_LANG-set/ (which bench/languages.sh's BM25 reads), then as `multilingual`.
+ */
+function xquadCheckout(lang) {
+  const site = `xquad_${lang}`;
+  const set = join(root, "out", "bench", `${site}-set`);
+  const entry = multilingual(site, site, lang, 1, set);
+  return {
+    ...entry,
+    prepare: () => {
+      const repo = process.env.XQUAD_DIR;
+      if (!repo) throw new Error(`--site ${site}: set XQUAD_DIR to a checkout of google-deepmind/xquad`);
+      mkdirSync(set, { recursive: true });
+      execFileSync(
+        "python3",
+        [join(root, "bench", "xquad_set.py"), join(repo, `xquad.${lang}.json`), join(set, `${site}.json`), join(set, `${site}_corpus.json`)],
+        { stdio: ["ignore", "ignore", "inherit"] },
+      );
+      entry.prepare();
+    },
   };
 }
 
@@ -132,6 +158,7 @@ const SITES = {
   xquad_ru: multilingual("xquad_ru", "xquad_ru", "ru"),
   xquad_zh: multilingual("xquad_zh", "xquad_zh", "zh"),
   jsquad: multilingual("jsquad", "jsquad_valid", "ja", 4),
+  xquad_vi: xquadCheckout("vi"),
 };
 const site = SITES[SITE];
 if (!site) throw new Error(`--site ${SITE}: expected one of ${Object.keys(SITES).join(", ")}`);

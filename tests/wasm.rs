@@ -223,6 +223,14 @@ fn accent_folds_in_the_js_engine_equal_the_native_ones() {
     }
 }
 
+/// NFC comes from the JS engine in wasm: Vietnamese syllables must be composed as natively.
+#[wasm_bindgen_test]
+fn compositions_in_the_js_engine_equal_the_native_ones() {
+    for (input, want) in normalize_cases::NFC_CASES {
+        assert_eq!(hipporag_wasm::text::nfc(input), *want, "{input:?}");
+    }
+}
+
 /// NFKD comes from the JS engine in wasm: the keys must be the native ones.
 #[wasm_bindgen_test]
 fn phrase_keys_in_the_js_engine_equal_the_native_ones() {

@@ -37,7 +37,7 @@ use hipporag_wasm::text::{Language, lexicon_terms, terms};
 pub const TITLE_WEIGHT: usize = 3;
 
 /// `language`'s stopwords (NLTK's list, the `stop-words` crate, and for Russian its question
-/// words; none for Japanese, Korean, Thai, Lao, Khmer, Burmese and `und`, nor for the languages NLTK
+/// words; none for Japanese, Korean, Thai, Lao, Khmer, Burmese, Vietnamese and `und`, nor for the languages NLTK
 /// has no list for: Armenian, Esperanto, Estonian, Hindi, Irish, Lithuanian, Polish, Serbian
 /// and Yiddish), lowercased: left out of the BM25 terms (as stems) and of the static embeddings'
 /// vocabulary, and stored in a Russian or Chinese index for the query side
@@ -49,7 +49,7 @@ pub fn stopwords(language: Language) -> HashSet<String> {
     };
     // Japanese, Korean and the Southeast Asian scripts are cut into units and pairs: a list of words
     // would take single characters out of the dictionary; NLTK has no list for them, or for
-    // `und`.
+    // Vietnamese (whose syllables' pairs are its words) or `und`.
     let list = match language {
         Language::Japanese
         | Language::Thai
@@ -57,6 +57,7 @@ pub fn stopwords(language: Language) -> HashSet<String> {
         | Language::Khmer
         | Language::Burmese
         | Language::Korean
+        | Language::Vietnamese
         | Language::Other => None,
         l => stop_words::lookup(l.code()),
     };

@@ -178,6 +178,7 @@ fn supported(lang: whatlang::Lang) -> Option<Language> {
         W::Srp => Language::Serbian,
         W::Yid => Language::Yiddish,
         W::Kor => Language::Korean,
+        W::Vie => Language::Vietnamese,
         _ => return None,
     })
 }

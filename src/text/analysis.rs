@@ -31,9 +31,9 @@
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::fold_latin_accents;
 use super::language::{Language, Reading, Snowball, stemmer};
 use super::script::{is_any_unit, is_cyrillic, is_japanese_unit, is_korean_unit};
+use super::{fold_latin_accents, nfc};
 
 /// True for the separators inside an identifier.
 fn is_identifier_separator(c: char) -> bool {
@@ -58,12 +58,12 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
     let (own, own_script) = match reading {
         Reading::Stemmed(a) => (stemmer(a), None),
         Reading::OwnScript(a, script) => (stemmer(a), Some(script)),
-        Reading::Pairs | Reading::Plain => (None, None),
+        Reading::Pairs | Reading::Plain | Reading::WordPairs => (None, None),
     };
     // Latin words of a language with a script of its own are read as English.
     let english = match reading {
         Reading::OwnScript(..) | Reading::Pairs => stemmer(Snowball::Classic(Algorithm::English)),
-        Reading::Stemmed(_) | Reading::Plain => None,
+        Reading::Stemmed(_) | Reading::Plain | Reading::WordPairs => None,
     };
     // Accents folded, so that two spellings that differ only in them meet in one term: before
     // rust-stemmers' stemmers (Pagefind's order), after the newer ones, whose suffixes hold
@@ -90,9 +90,13 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
         }
     };
     let spans = word_spans(text);
+    let word_pairs = matches!(reading, Reading::WordPairs);
+    // The last plain word's end and term, while a pair may start there (WordPairs).
+    let mut pair_start: Option<(usize, String)> = None;
     let mut out = Vec::new();
     for (k, span) in spans.iter().enumerate() {
         let word = &text[span.start..span.end];
+        let last_word = pair_start.take();
         if let WordKind::Unit {
             pairs_with_next,
             whole_end,
@@ -117,10 +121,33 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             out.push(fold_latin_accents(&word).into_owned());
             out.extend(parts.iter().map(|p| stem(p)));
         } else if let Some(p) = parts.first() {
-            out.push(stem(p));
+            if !word_pairs {
+                out.push(stem(p));
+                continue;
+            }
+            // A syllable keeps its marks (its tone: "ba", "bà", "bá" and "bả" are four words),
+            // in one normal form; a pair folds them, so that a question typed without them
+            // finds its words by their pairs.
+            let term = nfc(p).into_owned();
+            out.push(term.clone());
+            if let Some((end, first)) = last_word
+                && is_pair_gap(&text[end..span.start])
+            {
+                out.push(fold_latin_accents(&format!("{first} {term}")).into_owned());
+            }
+            pair_start = Some((span.end, term));
         }
     }
     out
+}
+
+/// Whether two words with `gap` between them make a pair of [`Reading::WordPairs`]: the gap
+/// is spaces (or tabs, or no-break spaces) only, no line break or punctuation.
+fn is_pair_gap(gap: &str) -> bool {
+    !gap.is_empty()
+        && gap
+            .chars()
+            .all(|c| c.is_whitespace() && c != '\n' && c != '\r')
 }
 
 /// One word of a text as [`terms`] reads it, with its place in the text (byte offsets).
@@ -390,6 +417,38 @@ mod tests {
             terms("δρόμος", Language::Greek),
             terms("δρομος", Language::Greek)
         );
+    }
+
+    /// Vietnamese: each syllable a term with its marks, in one normal form; each two syllables
+    /// with only spaces between them a pair, folded, so that a question typed without marks
+    /// finds the words by their pairs. No pair across punctuation or a line break.
+    #[test]
+    fn vietnamese_syllables_and_their_pairs() {
+        let vi = Language::Vietnamese;
+        assert_eq!(
+            terms("Học sinh Việt Nam", vi),
+            [
+                "học",
+                "sinh",
+                "hoc sinh",
+                "việt",
+                "sinh viet",
+                "nam",
+                "viet nam"
+            ]
+        );
+        // Tones keep syllables apart; the decomposed spelling meets the composed one.
+        assert_ne!(terms("bà", vi), terms("ba", vi));
+        assert_eq!(terms("Vie\u{323}\u{302}t", vi), terms("Việt", vi));
+        // Typed without marks: the syllables differ, the pair is the same.
+        assert_eq!(terms("viet nam", vi)[2], terms("Việt Nam", vi)[2]);
+        // No pair over a comma or a line break.
+        assert_eq!(terms("Hà Nội, Huế", vi), ["hà", "nội", "ha noi", "huế"]);
+        assert_eq!(terms("Hà\nNội", vi), ["hà", "nội"]);
+        // English words in a Vietnamese page: unstemmed, paired as well.
+        assert_eq!(terms("Super Bowl", vi), ["super", "bowl", "super bowl"]);
+        assert_eq!(Language::from_tag("vi-VN"), Some(vi));
+        assert_eq!(vi.stemmer_build(), StemmerBuild::Small);
     }
 
     /// 19 random bytes of a site's page held `"H\u{1}\u{6df}\u{365}"`: UAX #29 makes

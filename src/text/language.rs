@@ -127,6 +127,11 @@ pub enum Language {
     /// cut into its syllables and their pairs, as Lucene's `CJKBigramFilter` reads Hangul, and
     /// whole too when it has three syllables or more; Latin words as in English.
     Korean,
+    /// Vietnamese (`vi`): each syllable (Vietnamese writes a space between the syllables of a
+    /// word: "Việt Nam", "học sinh") a term, lowercased and unstemmed, and each pair of
+    /// syllables with only spaces between them a term too, as the languages read in units are
+    /// read in units and pairs (docs/languages.md, "Vietnamese").
+    Vietnamese,
 }
 
 /// Which Snowball stemmer stems a language's words.
@@ -151,11 +156,13 @@ pub(super) enum Reading {
     Pairs,
     /// Unstemmed words.
     Plain,
+    /// Unstemmed words, and each two adjacent words with only spaces between them.
+    WordPairs,
 }
 
 impl Language {
     /// Every supported language, in the order of their stored tags.
-    pub const ALL: [Language; 39] = [
+    pub const ALL: [Language; 40] = [
         Language::English,
         Language::Russian,
         Language::Chinese,
@@ -195,6 +202,7 @@ impl Language {
         Language::Serbian,
         Language::Yiddish,
         Language::Korean,
+        Language::Vietnamese,
     ];
 
     /// The language's position in [`Language::ALL`].
@@ -245,6 +253,7 @@ impl Language {
             Language::Serbian => "sr",
             Language::Yiddish => "yi",
             Language::Korean => "ko",
+            Language::Vietnamese => "vi",
         }
     }
 
@@ -304,6 +313,7 @@ impl Language {
             Language::Khmer => Reading::Pairs,
             Language::Burmese => Reading::Pairs,
             Language::Other => Reading::Plain,
+            Language::Vietnamese => Reading::WordPairs,
             Language::Armenian => Reading::OwnScript(S::Newer(self), is_armenian),
             Language::Hindi | Language::Nepali => Reading::OwnScript(S::Newer(self), is_devanagari),
             Language::Yiddish => Reading::OwnScript(S::Newer(self), is_hebrew),
@@ -358,7 +368,7 @@ impl Language {
     pub fn stemmer_build(self) -> StemmerBuild {
         let snowball = match self.reading() {
             Reading::Stemmed(s) | Reading::OwnScript(s, _) => s,
-            Reading::Pairs | Reading::Plain => return StemmerBuild::Small,
+            Reading::Pairs | Reading::Plain | Reading::WordPairs => return StemmerBuild::Small,
         };
         match snowball {
             Snowball::Classic(Algorithm::English | Algorithm::Russian) => StemmerBuild::Small,
@@ -509,7 +519,9 @@ mod tests {
             Language::ALL[..3],
             [Language::English, Language::Russian, Language::Chinese]
         );
-        // English, Russian and the scripts without spaces need no Snowball-only stemmer.
+        assert_eq!(Language::ALL[39], Language::Vietnamese);
+        // English, Russian, the scripts without spaces and Vietnamese need no Snowball-only
+        // stemmer.
         let small: Vec<&str> = Language::ALL
             .into_iter()
             .filter(|l| l.stemmer_build() == StemmerBuild::Small)
@@ -517,7 +529,9 @@ mod tests {
             .collect();
         assert_eq!(
             small,
-            ["en", "ru", "zh", "ja", "th", "lo", "km", "my", "und", "ko"]
+            [
+                "en", "ru", "zh", "ja", "th", "lo", "km", "my", "und", "ko", "vi"
+            ]
         );
     }
 }

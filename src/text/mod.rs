@@ -23,5 +23,5 @@ pub use names::{
     NameStyle, is_article, is_capitalised, is_name_connector, is_short_number, literal_spans,
     name_end, name_share,
 };
-pub use normalize::{fold_latin_accents, normalize_phrase, tokens};
+pub use normalize::{fold_latin_accents, nfc, normalize_phrase, tokens};
 pub use script::{is_cjk, is_han};

@@ -42,6 +42,29 @@ fn nfkd(s: &str) -> impl Iterator<Item = char> {
     decomposed.chars().collect::<Vec<_>>().into_iter()
 }
 
+/// NFC (canonical composition) of `s`: one form for a letter and its marks however a page
+/// or a question encodes them ("ệ" as one character or as "e" and two marks), for the terms
+/// that keep their marks (Vietnamese syllables, [`crate::text::terms`]). ASCII is returned as
+/// it is.
+pub fn nfc(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(nfc_owned(s))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn nfc_owned(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    s.nfc().collect()
+}
+
+/// By the JS engine (ICU), as [`nfkd`]: the same result by Unicode's stability policy.
+#[cfg(target_arch = "wasm32")]
+fn nfc_owned(s: &str) -> String {
+    js_sys::JsString::from(s).normalize("NFC").into()
+}
+
 /// True for characters whose combining marks are folded away (Latin, incl. Extended A/B, IPA
 /// and Latin Extended Additional).
 fn is_latin_base(c: char) -> bool {

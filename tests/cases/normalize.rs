@@ -51,3 +51,16 @@ pub const FOLD_CASES: &[(&str, &str)] = &[
     ("東京", "東京"),
     ("os.path", "os.path"),
 ];
+
+/// `(text, composed)` for `text::nfc`, which Vietnamese syllables keep their marks in:
+/// decomposed Vietnamese letters with one and two marks, a composed word left as it is, other
+/// scripts, and ASCII.
+pub const NFC_CASES: &[(&str, &str)] = &[
+    ("Vie\u{323}\u{302}t", "Việt"),
+    ("ba\u{300}", "bà"),
+    ("đươ\u{300}ng", "đường"),
+    ("học", "học"),
+    ("e\u{301}te\u{301}", "été"),
+    ("\u{1100}\u{1161}", "가"),
+    ("os.path", "os.path"),
+];
