@@ -121,7 +121,12 @@ function xquadCheckout(lang) {
       mkdirSync(set, { recursive: true });
       execFileSync(
         "python3",
-        [join(root, "bench", "xquad_set.py"), join(repo, `xquad.${lang}.json`), join(set, `${site}.json`), join(set, `${site}_corpus.json`)],
+        [
+          join(root, "bench", "xquad_set.py"),
+          join(repo, `xquad.${lang}.json`),
+          join(set, `${site}.json`),
+          join(set, `${site}_corpus.json`),
+        ],
         { stdio: ["ignore", "ignore", "inherit"] },
       );
       entry.prepare();
