@@ -8,10 +8,11 @@
 //! hybrid search once its pieces are loaded (median / max; a ratio between runs of one machine,
 //! not a target).
 //!
-//! `cargo run --release -p hipporag-benchtools --example first_search_bytes -- SITE/_hipporag QUESTIONS [SPLIT]`
+//! `cargo run --release -p hipporag-benchtools --example first_search_bytes -- SITE/_hipporag QUESTIONS [SPLIT [N]]`
 //!
 //! QUESTIONS is `[{q, split, gold_pages?}]` (e.g. `../shared/data/pydocs/conala_pydocs.json` or
-//! `bench/rustdoc_questions.json`); the first 60 of SPLIT (default `test`) are asked. When the
+//! `bench/rustdoc_questions.json`); the first N (default 60; `all`: every one) of SPLIT
+//! (default `test`) are asked. When the
 //! questions have `gold_pages` (paths from the site root), it also prints page hit@1, hit@10
 //! and recall@10 over the first 10 distinct pages of the site's default ranking and of BM25,
 //! both through the pieces (a passage's page is its URL in its fragment piece).
@@ -48,10 +49,18 @@ struct FirstSearch {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(site), Some(questions)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: first_search_bytes SITE/_hipporag QUESTIONS [SPLIT]");
+        eprintln!("usage: first_search_bytes SITE/_hipporag QUESTIONS [SPLIT [N|all]]");
         std::process::exit(2);
     };
     let split = args.get(3).map_or("test", String::as_str);
+    let limit = match args.get(4).map(String::as_str) {
+        None => 60,
+        Some("all") => usize::MAX,
+        Some(n) => n.parse().unwrap_or_else(|_| {
+            eprintln!("N: expected a count of questions or `all`, got {n:?}");
+            std::process::exit(2);
+        }),
+    };
     let mut site = Site::open(Path::new(site));
     let qs: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(questions).expect("questions"))
@@ -66,7 +75,7 @@ fn main() {
     // Per engine: hit@1, hit@10 and recall@10 summed over the questions with gold pages.
     let mut quality = [[0f64; 3]; ENGINES.len()];
     let mut asked = 0usize;
-    for q in qs.iter().filter(|q| q["split"] == split).take(60) {
+    for q in qs.iter().filter(|q| q["split"] == split).take(limit) {
         let question = q["q"].as_str().expect("a question");
         let (row, index) = site.first_search(question, &opts);
         rows.push(row);
@@ -227,6 +236,15 @@ fn print_bytes(rows: &[FirstSearch]) {
     }
     let (m, x) = stat(rows.iter().map(|r| r.bytes.iter().sum()).collect());
     println!("  {:<9} {m:>7.1} / {x:>7.1}", "total");
+    // The tail, where a budget on the first search binds.
+    let mut totals: Vec<usize> = rows.iter().map(|r| r.bytes.iter().sum()).collect();
+    totals.sort_unstable();
+    let at = |p: f64| totals[((totals.len() - 1) as f64 * p).round() as usize] as f64 / 1e3;
+    println!(
+        "  total at the 90th / 99th percentile: {:.1} / {:.1}",
+        at(0.9),
+        at(0.99)
+    );
     let (m, x) = stat(rows.iter().map(|r| r.search_us).collect());
     println!("native search with the pieces loaded, median / max: {m:.1} / {x:.1} ms");
 }
