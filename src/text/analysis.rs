@@ -121,7 +121,8 @@ pub fn terms(text: &str, language: Language) -> Vec<String> {
             out.push(fold_latin_accents(&word).into_owned());
             out.extend(parts.iter().map(|p| stem(p)));
         } else if let Some(p) = parts.first() {
-            if !word_pairs {
+            // (A Cyrillic word is stemmed as Russian in this index too, and pairs with nothing.)
+            if !word_pairs || p.chars().any(is_cyrillic) {
                 out.push(stem(p));
                 continue;
             }
@@ -445,8 +446,13 @@ mod tests {
         // No pair over a comma or a line break.
         assert_eq!(terms("Hà Nội, Huế", vi), ["hà", "nội", "ha noi", "huế"]);
         assert_eq!(terms("Hà\nNội", vi), ["hà", "nội"]);
-        // English words in a Vietnamese page: unstemmed, paired as well.
+        // English words in a Vietnamese page: unstemmed, paired as well; Russian ones stemmed
+        // as in every index that stems Cyrillic, unpaired.
         assert_eq!(terms("Super Bowl", vi), ["super", "bowl", "super bowl"]);
+        assert_eq!(
+            terms("Москва Москвы", vi),
+            terms("Москва Москвы", Language::English)
+        );
         assert_eq!(Language::from_tag("vi-VN"), Some(vi));
         assert_eq!(vi.stemmer_build(), StemmerBuild::Small);
     }

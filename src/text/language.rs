@@ -128,9 +128,10 @@ pub enum Language {
     /// whole too when it has three syllables or more; Latin words as in English.
     Korean,
     /// Vietnamese (`vi`): each syllable (Vietnamese writes a space between the syllables of a
-    /// word: "Việt Nam", "học sinh") a term, lowercased and unstemmed, and each pair of
-    /// syllables with only spaces between them a term too, as the languages read in units are
-    /// read in units and pairs (docs/languages.md, "Vietnamese").
+    /// word: "Việt Nam", "học sinh") a term, lowercased, unstemmed and with its tone marks (in
+    /// NFC), and each two syllables with only spaces between them a term too, their marks
+    /// folded, as the languages read in units are read in units and pairs (docs/tuning.md,
+    /// "Vietnamese syllables and pairs"); Cyrillic words as Russian's.
     Vietnamese,
 }
 
@@ -156,7 +157,8 @@ pub(super) enum Reading {
     Pairs,
     /// Unstemmed words.
     Plain,
-    /// Unstemmed words, and each two adjacent words with only spaces between them.
+    /// Unstemmed words with their marks, and each two adjacent words with only spaces between
+    /// them, marks folded.
     WordPairs,
 }
 
