@@ -457,11 +457,10 @@ serve() {
   exec python3 -m http.server --bind 127.0.0.1 "$port" --directory "${SERVE_DIR:-$OUT/www}"
 }
 
-# musique_train with all-MiniLM-L6-v2 (phrases, passages and facts; about 3 minutes on 2 cores),
-# by $HIPPORAG_BIN (default ./target/release/hipporag).
+# musique_train with all-MiniLM-L6-v2 (phrases, passages and facts; about 3 minutes on 2 cores).
 musique_minilm_index() {
   mkdir -p "$OUT"
-  "${HIPPORAG_BIN:-./target/release/hipporag}" index \
+  ./target/release/hipporag index \
     --corpus "$DATA/musique_train/musique_train_corpus.json" \
     --openie "$DATA/musique_train/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json" \
     --out "$OUT/musique_train_minilm.hipporag" --fact-vectors --encoder minilm --model "$MODEL_DIR"
@@ -597,18 +596,6 @@ run_tests() {
   # Every crate's doc comments: every intra-doc link resolves, no broken HTML.
   RUSTDOCFLAGS="-D warnings" timed "cargo doc" cargo doc --workspace --no-deps
   timed "cargo test, native" cargo test --release --workspace "${TEST_CARGO_CONFIG[@]}"
-  # The MiniLM index of musique_train for the end-to-end tests (about 4 minutes of both cores),
-  # built in the background by the binary `cargo test` just built (`hipporag index` needs none
-  # of the browser files it lacks), while the steps up to the end-to-end tests leave a core
-  # idle much of the time: a fuzz target runs on one, and each wasm module's LTO link and
-  # wasm-opt on one. The steps' own times below grow; the run's total shrinks. Its log is
-  # printed, and its failure fails the run, before the end-to-end tests.
-  local minilm_bin=$ROOT/target/minilm-index/hipporag minilm_log=$ROOT/target/minilm-index/log
-  mkdir -p "$ROOT/target/minilm-index"
-  cp target/release/hipporag "$minilm_bin"
-  local minilm_start=$SECONDS
-  (HIPPORAG_BIN=$minilm_bin musique_minilm_index) > "$minilm_log" 2>&1 &
-  local minilm_pid=$!
   # Each fuzz target for 20 s here, a smoke run for panics, without AddressSanitizer (its build
   # is 85 s longer); `./build.sh fuzz` runs them for 60 s under it.
   FUZZ_SECONDS=${FUZZ_SECONDS:-20} FUZZ_SANITIZER=${FUZZ_SANITIZER:-none} timed "fuzz targets" fuzz
@@ -635,11 +622,7 @@ run_tests() {
   # The site in headless Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), with the
   # MiniLM index for the in-browser encoder's test (tests/e2e/minilm.test.mjs); the
   # `hipporag site` test indexes Python's docs itself (tests/e2e/site_docs.test.mjs).
-  local minilm_status=0 wait_start=$SECONDS
-  wait "$minilm_pid" || minilm_status=$?
-  cat "$minilm_log"
-  [ "$minilm_status" = 0 ] || { echo "error: the musique_train MiniLM index failed (exit $minilm_status)" >&2; exit 1; }
-  STEP_TIMES+=("$(printf '%5d s  %s' $((SECONDS - wait_start)) "musique_train index, all-MiniLM-L6-v2: waited for it (started in the background $((wait_start - minilm_start)) s before)")")
+  timed "musique_train index, all-MiniLM-L6-v2" musique_minilm_index
   timed "the demo site" build_site
   # Two test files at a time: each waits on its browser much of the time (7 minutes against 9
   # one at a time); every file has its own directories, server and browser. Node before 20.10
