@@ -51,12 +51,17 @@ async function askAlone(page, module, prefix) {
     async ([module, prefix, qs]) => {
       const h = await import(module);
       await h.init({ baseUrl: prefix });
+      // The index in pieces itself, for each question's BM25 upper bound.
+      const dir = new URL(module.replace(/[^/]*$/, ""), location.href);
+      const entry = await (await fetch(new URL("hipporag-entry.json", dir))).json();
+      const { openPieces } = await import(new URL("hipporag-pieces.js", dir).href);
+      const pieces = await openPieces(new URL(entry.pieces, dir), new URL("hipporag_pieces_wasm_bg.wasm", dir));
       const out = [];
       for (const q of qs) {
         const s = await h.search(q, { topK: 10 });
         const b = await h.search(q, { topK: 1, mode: "bm25" });
         const hits = await Promise.all(s.results.map(async (r) => ({ url: (await r.data()).url, score: r.score })));
-        out.push({ hits, best: b.results[0]?.score ?? 0 });
+        out.push({ hits, best: b.results[0]?.score ?? 0, bound: await pieces.bm25UpperBound(q) });
       }
       return out;
     },
@@ -83,8 +88,10 @@ async function askMerged(page) {
 }
 
 /**
- * Merge rules: each scales a site's scores by a function of `r`, its best BM25 score over the
- * better site's (1 for the better site), then the lists are merged by scaled score.
+ * Merge rules: each scales a site's scores by a function of `r`, its match over the better
+ * site's (1 for the better site), then the lists are merged by scaled score. A site's match is
+ * its best BM25 score over the query's BM25 upper bound there (`bound`, what mergeIndex uses),
+ * or the best BM25 score itself (`raw`, mergeIndex's rule before).
  */
 const RULES = {
   "score (no scaling)": () => 1,
@@ -98,9 +105,14 @@ const RULES = {
   "better site first": (r) => (r < 1 ? 0 : 1),
 };
 
-function merge(a, b, f) {
-  const best = Math.max(a.best, b.best);
-  const scale = (x) => (best > 0 ? f(x.best / best) : 1);
+const MATCH = {
+  bound: (x) => (x.bound > 0 ? x.best / x.bound : 0),
+  raw: (x) => x.best,
+};
+
+function merge(a, b, f, match) {
+  const best = Math.max(match(a), match(b));
+  const scale = (x) => (best > 0 ? f(match(x) / best) : 1);
   const hits = [
     ...a.hits.map((h, k) => ({ ...h, s: h.score * scale(a), k, i: 0 })),
     ...b.hits.map((h, k) => ({ ...h, s: h.score * scale(b), k, i: 1 })),
@@ -148,11 +160,12 @@ try {
       questions.map((q, i) => (q.site === "docs" ? docs[i] : other[i]).hits.map((h) => h.url)),
     ),
   };
-  for (const [name, f] of Object.entries(RULES))
-    rows[name] = score(
-      questions,
-      questions.map((_, i) => merge(docs[i], other[i], f)),
-    );
+  for (const [m, match] of Object.entries(MATCH))
+    for (const [name, f] of Object.entries(RULES))
+      rows[`${name}, ${m}`] = score(
+        questions,
+        questions.map((_, i) => merge(docs[i], other[i], f, match)),
+      );
   rows["mergeIndex in the page"] = score(questions, merged);
   result = { date: new Date().toISOString(), questions: { docs: docsQs.length, musique: otherQs.length }, rows };
 } finally {

@@ -778,3 +778,52 @@ fn a_language_read_in_pairs_gets_smaller_term_pieces_and_a_first_search_fetches_
         "term bytes of 40 first searches, by language / spaced: {term_bytes:?}"
     );
 }
+
+/// The BM25 upper bound (`Pieces::bm25_upper_bound`, what `mergeIndex` puts each site's best
+/// BM25 score over): for every musique_train question it is at least the best BM25 score and
+/// that score is a fair share of it; a word no passage holds raises it by the largest IDF ×
+/// (k1 + 1), and a stopword leaves it as it was.
+#[test]
+fn the_bm25_upper_bound_bounds_every_musique_question() {
+    let data_ = musique();
+    let (_tmp, dir, meta) = on_disk(&data_);
+    let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
+    let mut index = dir.open(&meta).unwrap();
+    let n = index.meta().pages.len();
+    let k1 = f64::from(index.meta().bm25_params.k1);
+    let rarest = f64::from(hipporag_wasm::lexical::idf(0, n)) * (k1 + 1.0);
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    let bm25 = RetrieveOptions {
+        mode: Mode::Bm25,
+        top_k: 1,
+        ..Default::default()
+    };
+    let mut shares = Vec::new();
+    for q in &questions {
+        let best = dir.search(&mut index, &q.question, &bm25).unwrap()[0].1;
+        let bound = index.bm25_upper_bound(&q.question).unwrap();
+        assert!(
+            best <= bound * 1.0001,
+            "{:?}: best {best} over bound {bound}",
+            q.question
+        );
+        shares.push(best / bound);
+        let odd = format!("{} zqxvwj", q.question);
+        dir.search(&mut index, &odd, &bm25).unwrap();
+        let with_odd = index.bm25_upper_bound(&odd).unwrap();
+        assert!(
+            (with_odd - bound - rarest).abs() < 1e-3,
+            "{odd:?}: {with_odd} vs {bound} + {rarest}"
+        );
+        let stop = format!("the {}", q.question);
+        dir.search(&mut index, &stop, &bm25).unwrap();
+        assert_eq!(index.bm25_upper_bound(&stop).unwrap(), bound, "{stop:?}");
+    }
+    shares.sort_by(f64::total_cmp);
+    // Every question's words are in its supporting passages: the best passage matches a fair
+    // share of what the question could score, never none of it.
+    assert!(shares[0] > 0.1 && shares[50] > 0.25, "{:?}", &shares[..5]);
+    // A question whose pieces are not loaded is refused, as its search would be.
+    let fresh = dir.open(&meta).unwrap();
+    assert!(fresh.bm25_upper_bound(&questions[0].question).is_err());
+}

@@ -20,8 +20,9 @@
 //! **Heading weights** (Pagefind's automatic weights: `h1` 7, `h2` 6, … `h6` 2, unless an
 //! element's `data-pagefind-weight` says otherwise; [`Weights::title`]): a site passage's
 //! title is its heading path, `Page › Section › Subsection`, and each of its headings counts
-//! its terms [`line_repetitions`] of its weight times (`h1` 49, `h2` 36, `h3` 25, …), where a
-//! title without heading weights counts [`TITLE_WEIGHT`] times whole. Measured on the CoNaLa
+//! its terms [`line_repetitions`] of its weight times (`h1` 49, `h2` 36, `h3` 25, …). A title
+//! of one heading counts [`single_heading_repetitions`] times (an `h1` 3), and a title
+//! without heading weights [`TITLE_WEIGHT`] times whole. Measured on the CoNaLa
 //! `dev` split of Python's docs, the musique_train site and XQuAD German as a site
 //! (docs/tuning.md, "Heading weights").
 
@@ -126,6 +127,22 @@ pub fn line_repetitions(w: f32) -> usize {
     (w * w).round() as usize
 }
 
+/// How many times a title of one heading of weight `w` counts its terms: [`TITLE_WEIGHT`]
+/// scaled by Pagefind's quadratic scale relative to an `h1`'s 7, round(3 · (w / 7)²): an `h1`
+/// counts 3 times, as every title did before heading weights, an `h2` 2, a heading of
+/// weight 10 six, of weight 0 none. A page of one section (every page of a single-hop
+/// corpus as a site) keeps its passage's share of title terms; counting its `h1` 49 times
+/// instead moved one to twelve questions of 1,190 on every language's site, and counting it
+/// 3 times raised Python's docs' CoNaLa `dev` R@10 0.677 → 0.703 (docs/tuning.md, "Heading
+/// weights", the last table).
+pub fn single_heading_repetitions(w: f32) -> usize {
+    // (`as` saturates: NaN → 0.)
+    (TITLE_WEIGHT as f32 * (w / H1_WEIGHT) * (w / H1_WEIGHT)).round() as usize
+}
+
+/// Pagefind's automatic weight of an `h1` (its weighting docs: `h1` 7 … `h6` 2).
+const H1_WEIGHT: f32 = 7.0;
+
 /// The lines of `text` that count, each with its [`line_repetitions`] (`weights[k]` the
 /// weight of line `k`, 1 past the end).
 fn weighted_lines<'a>(text: &'a str, weights: &'a [f32]) -> impl Iterator<Item = (&'a str, usize)> {
@@ -153,12 +170,18 @@ pub struct Weights<'a> {
 }
 
 impl<'a> Weights<'a> {
-    /// The runs of `title` that count, each with its repetitions: each heading with
-    /// [`line_repetitions`] of its weight, or the whole title [`TITLE_WEIGHT`] times.
+    /// The runs of `title` that count, each with its repetitions: each heading of a path of
+    /// two or more with [`line_repetitions`] of its weight; a title of one heading
+    /// [`single_heading_repetitions`] of its weight; else the whole title [`TITLE_WEIGHT`]
+    /// times.
     fn title_runs(&self, title: &'a str) -> Vec<(&'a str, usize)> {
         let headings: Vec<&str> = title.split(" › ").collect();
         if self.title.is_empty() || headings.len() != self.title.len() {
             return vec![(title, TITLE_WEIGHT)];
+        }
+        if let [w] = self.title {
+            let n = single_heading_repetitions(*w);
+            return if n > 0 { vec![(title, n)] } else { Vec::new() };
         }
         headings
             .into_iter()
@@ -405,10 +428,10 @@ mod tests {
         );
     }
 
-    /// Heading weights: each heading of a title counts round(w²) times (`h1` 7 → 49, `h2` 6 →
-    /// 36), so a query word in a page's `h1` outweighs one in a section's `h3`; a title whose
-    /// headings do not match its weights counts [`TITLE_WEIGHT`] times whole; no weights give
-    /// the plain index.
+    /// Heading weights: each heading of a path of two or more counts round(w²) times (`h1` 7 →
+    /// 49, `h2` 6 → 36), so a query word in a page's `h1` outweighs one in a section's `h3`; a
+    /// title of one heading counts round(3 · (w / 7)²) times; a title whose headings do not
+    /// match its weights counts [`TITLE_WEIGHT`] times whole; no weights give the plain index.
     #[test]
     fn headings_count_by_their_weight() {
         let passage = |title: &str| Passage {
@@ -432,6 +455,12 @@ mod tests {
         // Three headings, two weights: the whole title, TITLE_WEIGHT times.
         assert_eq!(count(&p, &[7.0, 6.0], "json"), TITLE_WEIGHT);
         assert_eq!(count(&p, &[], "stream"), TITLE_WEIGHT);
+        // One heading: TITLE_WEIGHT at an h1's 7, on the quadratic scale around it.
+        let page = passage("Streams");
+        assert_eq!(count(&page, &[7.0], "stream"), TITLE_WEIGHT);
+        assert_eq!(count(&page, &[6.0], "stream"), 2);
+        assert_eq!(count(&page, &[10.0], "stream"), 6);
+        assert_eq!(count(&page, &[0.0], "stream"), 0);
 
         let passages = vec![passage("json › Streams"), passage("pickle › json")];
         let lexicon = HashSet::new();

@@ -128,6 +128,16 @@ mod bindings {
             Ok(ranked.len())
         }
 
+        /// `question`'s BM25 upper bound over this index (searched or preloaded first): the
+        /// score of a passage whose term frequencies saturate every query term, ≥ 0
+        /// ([`hipporag_wasm::Pieces::bm25_upper_bound`]). A best BM25 score over it puts
+        /// sites whose BM25 scales differ on one scale (`mergeIndex`). Errors: a JS `Error` of
+        /// kind `request` when a piece the question needs is not loaded.
+        #[wasm_bindgen(js_name = bm25UpperBound)]
+        pub fn bm25_upper_bound(&self, question: &str) -> Result<f64, JsValue> {
+            self.index.bm25_upper_bound(question).map_err(to_js_error)
+        }
+
         /// A result's excerpt for `question` (searched first): the window of `text` with the
         /// most query words, as segments alternating unmarked and marked text (plain text).
         pub fn excerpt(&self, text: &str, question: &str) -> Vec<String> {

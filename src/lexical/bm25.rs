@@ -328,6 +328,14 @@ pub(crate) fn check_postings(
     Ok(())
 }
 
+/// The IDF of a term held by `df` of `passages` passages, the module's `idf(t)` (Lucene's
+/// non-negative form, `ln(1 + (|P| − df + 0.5) / (df + 0.5))`, ≥ 0, in nats): `df` 0 gives
+/// the largest IDF an index of `passages` passages has.
+pub fn idf(df: u32, passages: usize) -> f32 {
+    let (n, df) = (passages as f64, f64::from(df));
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
+}
+
 /// Checks BM25's parameters (`k1` finite and ≥ 0, `b` in [0, 1]).
 fn check_params(params: Bm25Params) -> Result<()> {
     let (k1, b) = (params.k1, params.b);
@@ -425,14 +433,10 @@ impl Bm25 {
 
     /// Postings already checked, with each posting's passage id `ids`: the IDFs derived.
     fn checked(d: ImpactPostings, ids: Vec<u32>, passages: usize) -> Self {
-        let n = passages as f64;
         let idf = d
             .ptr
             .windows(2)
-            .map(|w| {
-                let df = f64::from(w[1] - w[0]);
-                (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
-            })
+            .map(|w| idf(w[1] - w[0], passages))
             .collect();
         Self {
             params: d.params,

@@ -10,7 +10,8 @@ mod length_norm;
 
 pub(crate) use bm25::check_postings;
 pub use bm25::{
-    Bm25, Bm25Builder, Bm25Data, Bm25Params, IMPACT_LEVELS, ImpactPostings, impact, impact_factor,
+    Bm25, Bm25Builder, Bm25Data, Bm25Params, IMPACT_LEVELS, ImpactPostings, idf, impact,
+    impact_factor,
 };
 pub use deletes::{
     DELETES_KEY_PREFIX, KEY_CHARS, deletes_key, entry_keys, head, is_entry, query_keys,

@@ -19,8 +19,8 @@ use crate::lexical::{
     query_keys,
 };
 use crate::search::{
-    HybridQuery, IndexReader, Mode, RetrieveOptions, bm25_scores, check_options, excerpt, hybrid,
-    mask_disallowed, top_k_within,
+    HybridQuery, IndexReader, Mode, RetrieveOptions, bm25_scores, bm25_upper_bound, check_options,
+    excerpt, hybrid, mask_disallowed, top_k_within,
 };
 use crate::text::{Language, is_neighbour};
 use crate::{Error, Result};
@@ -701,6 +701,23 @@ impl Pieces {
                 "the index in pieces ranks in the hybrid and bm25 modes; {m} needs the single-file index"
             ))),
         }
+    }
+
+    /// `question`'s BM25 upper bound over this index ([`crate::search::bm25_upper_bound`], the
+    /// meta piece's `k1`), from the term pieces its search loads: its best BM25 score over
+    /// this bound is how well the question matches this site on the site's own scale.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] when a piece the question needs is not loaded
+    /// ([`Pieces::missing`]).
+    pub fn bm25_upper_bound(&self, question: &str) -> Result<f64> {
+        if let Some(&piece) = self.missing(question).first() {
+            let name = self.name(piece).unwrap_or_default();
+            return Err(Error::InvalidRequest(format!(
+                "piece {name} of the query is not loaded"
+            )));
+        }
+        Ok(bm25_upper_bound(self, question, self.meta.bm25_params))
     }
 
     /// The passage mask of `pages` (page ids, [`MetaPiece::pages`]): `true` for each passage

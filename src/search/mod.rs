@@ -28,8 +28,9 @@ pub use options::{
     parse_option,
 };
 pub use ranking::{
-    Hybrid, HybridQuery, bm25_query, bm25_scores, check_allowed, check_options, has_graph_share,
-    hybrid, is_question_stopword, misspelt, static_query_vector, static_scores, top_k_within,
+    Hybrid, HybridQuery, bm25_query, bm25_scores, bm25_upper_bound, check_allowed, check_options,
+    has_graph_share, hybrid, is_question_stopword, misspelt, static_query_vector, static_scores,
+    top_k_within,
 };
 pub use reader::IndexReader;
 pub use retriever::{PprProblem, PreparedQuery, QueryInput, RetrieveResult, Retriever};

@@ -7,8 +7,10 @@ use super::options::RetrieveOptions;
 use super::reader::IndexReader;
 use crate::embeddings::{CodeScorer, query_vector};
 use crate::graph::{PprVector, Seed, entity_seeds, is_stopword_of, top_k};
-use crate::lexical::{Misspelt, QueryTerms, misspelt_words, query_terms};
+use crate::lexical::{Bm25Params, Misspelt, QueryTerms, idf, misspelt_words, query_terms};
+use crate::text::terms;
 use crate::{Error, Result};
+use std::collections::HashSet;
 
 /// Whether `t` (normalised, lowercase) is a stopword of a question for `index`
 /// ([`is_stopword_of`]).
@@ -47,6 +49,49 @@ pub fn bm25_scores(index: &dyn IndexReader, question: &str) -> Result<Vec<f64>> 
         )
     })?;
     index.bm25_scores(&query)
+}
+
+/// `question`'s BM25 upper bound over `index` (BM25 parameters `params`): the score a passage
+/// would get whose term frequencies saturated every query term (tf → ∞, where BM25's
+/// term-frequency factor tends to 1; the bound of MaxScore and WAND, summed over the query):
+///
+/// ```text
+/// bound(q) = Σ_{t ∈ terms(q), distinct} idf(t) · (k1+1)  +  Σ_{expanded words} max_t w_t · idf(t) · (k1+1)
+/// ```
+///
+/// A word term the dictionary lacks counts at `df` 0, the largest IDF the index has: an index
+/// without the query's rare word is bounded by it all the same, so its best passage scores a
+/// small share of the bound. Stopwords and lexicon candidates the dictionary lacks (windows of
+/// the question that are no lexicon word) count nothing. `bm25_scores(index, question)` never
+/// exceeds it, up to the impacts' rounding. Its use: a best score over this bound is the
+/// query's match on an index's own scale, which `mergeIndex` compares across sites whose BM25
+/// scales differ (www/site/hipporag-filters.js). 0 for an index without BM25 or a question
+/// without terms.
+pub fn bm25_upper_bound(index: &dyn IndexReader, question: &str, params: Bm25Params) -> f64 {
+    let (Some(dict), Some(query)) = (index.dictionary(), bm25_query(index, question)) else {
+        return 0.0;
+    };
+    let n = index.passages();
+    let words: HashSet<String> = terms(question, index.language()).into_iter().collect();
+    let saturated = |t: &str| f64::from(idf(dict.document_frequency(t), n) * (params.k1 + 1.0));
+    let mut exact: Vec<&String> = query.exact.iter().collect();
+    exact.sort_unstable();
+    exact.dedup();
+    let mut bound = 0.0;
+    for t in exact {
+        let counts = dict.has_term(t)
+            || (words.contains(t) && !dict.is_stopword(t) && !is_question_stopword(index, t));
+        if counts {
+            bound += saturated(t);
+        }
+    }
+    for alternatives in &query.expanded {
+        bound += alternatives
+            .iter()
+            .map(|(t, w)| w * saturated(t))
+            .fold(0.0, f64::max);
+    }
+    bound
 }
 
 /// The static score of every passage for `question` (`|P|` values,

@@ -203,6 +203,8 @@ export class Pieces {
     top.forEach(([j, s], k) => ((ids[k] = j), (scores[k] = s)));
     return top.length;
   }
+  // The upper bound: each word's highest count in a passage, 1 for a word the site lacks.
+  bm25UpperBound(q) { return words(q).reduce((s, w) => s + (this.tf.has(w) ? Math.max(...Object.values(this.tf.get(w))) : 1), 0); }
   excerpt(text, q) {
     const want = new Set(words(q));
     const out = [""];
@@ -535,7 +537,7 @@ test("filters(), sorts() and preload()", async () => {
   );
 });
 
-test("mergeIndex: results merged by score × indexWeight × (each index's best BM25 over the best index's)^16, mergeFilter on every page, filters() and listings over both", async () => {
+test("mergeIndex: results merged by score × indexWeight × (each index's best BM25 over its upper bound, over the best index's)^16, mergeFilter on every page, filters() and listings over both", async () => {
   const api = await site();
   await api.options({ mergeFilter: { site: "Cats" } });
   await api.mergeIndex(pathToFileURL(join(tmp, "b", "_hipporag")).href, {
@@ -543,20 +545,37 @@ test("mergeIndex: results merged by score × indexWeight × (each index's best B
     mergeFilter: { site: "Blog" },
     baseUrl: "/b/",
   });
-  const s = await api.search("cat", { topK: 3 });
-  // "cat": the primary's best passage scores 3, the blog's 5, so the primary's scores are
-  // scaled by (3/5)^16 (cheeka 3 → 0.000846, theodore 1 → 0.000282) and the blog's by 1
-  // (one: 5 × 0.5).
-  assert.deepEqual(await urls(s), ["/b/one.html", "/cheeka.html", "/theodore.html"]);
+  // "cat blog": the primary's best passage scores 3 of its upper bound 4 (cat at most 3 times
+  // in a passage, blog absent: 1), the blog's 6 of 6, so the primary's scores are scaled by
+  // (0.75)^16 (cheeka 3 → 0.030, theodore 1 → 0.010) and the blog's by 1 (one: 6 × 0.5).
+  const both = await api.search("cat blog", { topK: 3 });
+  assert.deepEqual(await urls(both), ["/b/one.html", "/cheeka.html", "/theodore.html"]);
   assert.deepEqual(
-    s.results.map((r) => +r.score.toFixed(9)),
-    [2.5, +(3 * 0.6 ** 16).toFixed(9), +(0.6 ** 16).toFixed(9)],
+    both.results.map((r) => +r.score.toFixed(9)),
+    [3, +(3 * 0.75 ** 16).toFixed(9), +(0.75 ** 16).toFixed(9)],
+  );
+  // "cat": each site's best passage scores its whole bound (3 of 3, 5 of 5): neither is scaled,
+  // and the scores × indexWeight interleave (cheeka 3, one 5 × 0.5, theodore 1), where the raw
+  // best BM25 scores (3 against 5) would have put the blog first.
+  const s = await api.search("cat", { topK: 3 });
+  assert.deepEqual(await urls(s), ["/cheeka.html", "/b/one.html", "/theodore.html"]);
+  assert.deepEqual(
+    s.results.map((r) => r.score),
+    [3, 2.5, 1],
+  );
+  // In the bm25 mode, each score is its share of its index's upper bound (× indexWeight):
+  // cheeka 3 of 4, the blog's one 6 of 6 × 0.5, theodore 1 of 4.
+  const bm25 = await api.search("cat blog", { topK: 3, mode: "bm25" });
+  assert.deepEqual(await urls(bm25), ["/cheeka.html", "/b/one.html", "/theodore.html"]);
+  assert.deepEqual(
+    bm25.results.map((r) => r.score),
+    [0.75, 0.5, 0.25],
   );
   assert.equal(s.unfilteredResultCount, 5);
   assert.deepEqual(s.totalFilters, { site: { Cats: 4, Blog: 1 } });
-  assert.deepEqual((await s.results[0].data()).filters, { color: ["Black"], site: ["Blog"] });
+  assert.deepEqual((await both.results[0].data()).filters, { color: ["Black"], site: ["Blog"] });
   assert.deepEqual(await urls(await api.search("cat", { filters: { site: "Blog" } })), ["/b/one.html"]);
-  assert.deepEqual(await urls(await api.search("cat", { filters: { color: "Black" } })), ["/b/one.html", "/cheeka.html"]);
+  assert.deepEqual(await urls(await api.search("cat", { filters: { color: "Black" } })), ["/cheeka.html", "/b/one.html"]);
   assert.deepEqual(await api.filters(), {
     site: { Cats: 5, Blog: 2 },
     color: { Black: 2, White: 2, Orange: 1, Tabby: 1, Grey: 1 },

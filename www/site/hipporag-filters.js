@@ -14,12 +14,12 @@
 import { loadPiece, memo, openPieces } from "./hipporag-pieces.js";
 
 /**
- * How sharply merged indexes are told apart by their best BM25 score (narrowedSearch): an
- * index whose best passage scores 90% of the best index's has its scores × 0.9^16 = 0.19.
- * Chosen by bench/merge.mjs on the dev halves of Python's docs (CoNaLa) merged with the
- * musique_train site: page hit@10 / R@10 0.727 / 0.532 at 1 (r itself), 0.742 / 0.730 at 8,
- * 0.750 / 0.760 at 16, 0.758 / 0.755 at 32 and with the better index's results all first;
- * each site alone 0.765 / 0.775 (docs/benchmarks.md, "Several sites merged").
+ * How sharply merged indexes are told apart by how well the query matches each (narrowedSearch):
+ * r, an index's best BM25 score over the query's BM25 upper bound there (the score of a
+ * passage saturating every query term, a share in [0, 1] on every site's own scale), over the
+ * best index's r; its scores × r^MERGE_EXPONENT. Chosen by bench/merge.mjs on the dev halves
+ * of Python's docs (CoNaLa) merged with the musique_train site (docs/benchmarks.md, "Several
+ * sites merged").
  */
 const MERGE_EXPONENT = 16;
 
@@ -260,9 +260,11 @@ export async function narrowedSearch(site, query, { filters, sort, topK = 8 }, m
   const q = { query, listing, filters, sortKey, direction, mode, ranking, rag: file?.rag };
   const parts = await Promise.all(indexes.map((ix, i) => part(site, ix, i === 0 ? q : { ...q, ranking: null })));
   // Across merged indexes, each one's hybrid scores are scaled by how well its best passage
-  // matches the query: r^MERGE_EXPONENT, r its top BM25 score over the best index's. The hybrid
-  // scores are shares of one index's ranking, alike at each rank in every index, so an index the
-  // question does not concern would otherwise interleave with the one it does.
+  // matches the query: (r / the best index's r)^MERGE_EXPONENT, r its top BM25 score over the
+  // query's BM25 upper bound there. The hybrid scores are shares of one index's ranking, alike
+  // at each rank in every index, so an index the question does not concern would otherwise
+  // interleave with the one it does. Raw BM25 scores are not comparable across sites: a site's
+  // heading weights and size move them (docs/tuning.md, "Heading weights").
   const best = Math.max(...parts.map((p) => p.best));
   if (parts.length > 1 && best > 0) for (const p of parts) for (const h of p.hits) h.score *= (p.best / best) ** MERGE_EXPONENT;
   let hits = parts.flatMap((p) => p.hits);
@@ -285,8 +287,9 @@ export async function narrowedSearch(site, query, { filters, sort, topK = 8 }, m
  * One index's share of narrowedSearch(): its hits (each with `at`, its place in the sort, when
  * sorted), how many pages the query matches without filters, the filter counts over its
  * hits (`counts`) and over the pages matched without filters (`totals`), Pagefind's `filters`
- * and `totalFilters`, and `best`, the top BM25 score of its passages the filter allows when
- * several indexes are searched in pieces (1 otherwise).
+ * and `totalFilters`, and `best`, the top BM25 score of its passages the filter allows over the
+ * query's BM25 upper bound when several indexes are searched in pieces in the hybrid mode (1
+ * otherwise; in the bm25 mode every score is then over that bound).
  */
 async function part(site, ix, q) {
   const src = ix.src;
@@ -312,10 +315,17 @@ async function part(site, ix, q) {
       site.byPage(ix, (await src.search(q.query, { mode: q.mode, topK: src.passages, allowedPages })).ranked, ex);
     hits = await rank(allowed ?? undefined);
     every = allowed ? await rank(undefined) : hits;
-    // Its best passage's BM25 score under the filter (for narrowedSearch's merge of indexes);
-    // a BM25 search's own scores are comparable already.
-    if (site.state.indexes.length > 1 && q.mode !== "bm25")
-      best = (await src.search(q.query, { mode: "bm25", topK: 1, allowedPages: allowed ?? undefined })).ranked[0]?.score ?? 0;
+    // For narrowedSearch's merge of indexes: its best passage's BM25 score under the filter
+    // over the query's upper bound here; a BM25 search's own scores become shares of it.
+    if (site.state.indexes.length > 1) {
+      const bound = await src.bm25UpperBound(q.query);
+      if (q.mode === "bm25") {
+        for (const h of new Set([...hits, ...every])) h.score = bound > 0 ? h.score / bound : 0;
+      } else {
+        const top = (await src.search(q.query, { mode: "bm25", topK: 1, allowedPages: allowed ?? undefined })).ranked[0]?.score ?? 0;
+        best = bound > 0 ? top / bound : 0;
+      }
+    }
   }
   const counts = countFilters(values, pagesOf(hits));
   const totals = countFilters(values, pagesOf(every));

@@ -166,6 +166,15 @@ export async function openPieces(metaUrl, wasmUrl, started = {}) {
       for (let k = 0; k < n; k++) if (scores[k] > 0) ranked.push({ id: ids[k], page: pages[ids[k]], score: scores[k] });
       return { ranked, ms: performance.now() - t };
     },
+    /**
+     * `question`'s BM25 upper bound over this index (its pieces fetched first): the score of a
+     * passage whose term frequencies saturate every query term (src/search/ranking.rs's
+     * `bm25_upper_bound`). A BM25 score over it is the query's match on this index's own scale.
+     */
+    async bm25UpperBound(question) {
+      await preload(question);
+      return index.bm25UpperBound(question);
+    },
     /** Fetches the pieces `question` needs (its words' term, cluster and phrase pieces), ranks nothing. */
     preload,
     /**

@@ -345,7 +345,10 @@ export function preload(query: string | null, options?: PreloadOptions): Promise
 /**
  * Searches another `hipporag site` build too (Pagefind's `mergeIndex()`): `url` is its
  * `_hipporag/` directory (another origin's needs CORS). Searches and `filters()` then span
- * every index; results merge by score × `indexWeight` (ties: the primary first). Both sites
- * must be in pieces (lean sites): the primary's search module searches every index.
+ * every index; results merge by score × `indexWeight` (ties: the primary first), each index's
+ * scores first × (its match ÷ the best index's)^16, a match being the index's best BM25 score
+ * over the query's BM25 upper bound there (in the bm25 mode, each score is its share of that
+ * bound). Both sites must be in pieces (lean sites): the primary's search module searches every
+ * index.
  */
 export function mergeIndex(url: string, options?: MergeIndexOptions): Promise<void>;

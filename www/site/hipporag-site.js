@@ -391,7 +391,9 @@ export async function preload(query, { filters, sort } = {}) {
 /**
  * Searches another `hipporag site` build too (Pagefind's `mergeIndex`): `url` is its
  * `_hipporag/` directory (another origin's needs CORS). Every later search and filters() span
- * both; results are merged by score × `indexWeight` (ties: the primary first). `mergeFilter`
+ * both; results are merged by score × `indexWeight` (ties: the primary first), each index's
+ * scores first put on one scale by how well it matches the query (hipporag-filters.js,
+ * `MERGE_EXPONENT`: its best BM25 score over the query's BM25 upper bound there). `mergeFilter`
  * values tag every page of that index; `language` picks its index (default: the page's);
  * `baseUrl` prefixes its result URLs (default: the directory holding its `_hipporag/`). The
  * primary site's search module searches every index, so both must be in pieces (lean sites),
