@@ -725,6 +725,10 @@ fn a_language_read_in_pairs_gets_smaller_term_pieces_and_a_first_search_fetches_
         &std::fs::read_to_string(data("multilingual/jsquad_valid.json")).unwrap(),
     )
     .unwrap();
+    let all_questions: Vec<String> = questions
+        .iter()
+        .map(|q| q["question"].as_str().unwrap().to_string())
+        .collect();
     let questions: Vec<&str> = questions
         .iter()
         .step_by(4)
@@ -768,6 +772,7 @@ fn a_language_read_in_pairs_gets_smaller_term_pieces_and_a_first_search_fetches_
         }
     }
     assert_eq!(rankings[0], rankings[1], "the cut changes no ranking");
+    long_questions_are_searched_in_part(&data_, &all_questions);
     assert!(
         pieces_of[0] > pieces_of[1] * 3 / 2,
         "term pieces: {pieces_of:?}"
@@ -826,4 +831,68 @@ fn the_bm25_upper_bound_bounds_every_musique_question() {
     // A question whose pieces are not loaded is refused, as its search would be.
     let fresh = dir.open(&meta).unwrap();
     assert!(fresh.bm25_upper_bound(&questions[0].question).is_err());
+}
+
+/// JSQuAD's ten longest questions (75 to 98 characters): each is searched up
+/// to its 56th counted term (`searched_part`), so its first search loads exactly the pieces of
+/// that part, and ranks as that part does, in the pieces and in the single file alike.
+fn long_questions_are_searched_in_part(data_: &IndexData, questions: &[String]) {
+    use hipporag_wasm::search::{MAX_QUESTION_TERMS, QueryInput, counted_terms, searched_part};
+    use hipporag_wasm::text::Language;
+    let mut longest: Vec<&String> = questions.iter().collect();
+    longest.sort_by_key(|q| std::cmp::Reverse(q.chars().count()));
+    let (_tmp, dir, meta) = on_disk(data_);
+    let r = Retriever::from_bytes(&data_.to_bytes()).unwrap();
+    let opts = RetrieveOptions {
+        exact_seeds: true,
+        ..hybrid10()
+    };
+    for q in longest.into_iter().take(10) {
+        let part = searched_part(q, Language::Japanese);
+        assert!(
+            counted_terms(q, Language::Japanese) > MAX_QUESTION_TERMS,
+            "{q:?}"
+        );
+        assert!(
+            part.chars().count() < q.chars().count(),
+            "{part:?} of {q:?}"
+        );
+        let fetched = |question: &str| {
+            let mut index = dir.open(&meta).unwrap();
+            let mut names = Vec::new();
+            index
+                .load(question, &mut |name: &str| {
+                    names.push(name.to_string());
+                    dir.read(name)
+                })
+                .unwrap();
+            names.sort();
+            let ranked = dir.search(&mut index, question, &opts).unwrap();
+            (names, ranked)
+        };
+        let (whole, ranked) = fetched(q);
+        assert_eq!(
+            (&whole, &ranked),
+            (&fetched(part).0, &fetched(part).1),
+            "{q:?}"
+        );
+        let entities = r.extract_entities(q);
+        let single = r
+            .retrieve(
+                &QueryInput {
+                    question: Some(q),
+                    entities: &entities,
+                    ..Default::default()
+                },
+                &opts,
+            )
+            .unwrap();
+        let single: Vec<(usize, u64)> = single
+            .passages
+            .iter()
+            .map(|p| (p.id as usize, p.score.to_bits()))
+            .collect();
+        let ranked: Vec<(usize, u64)> = ranked.iter().map(|&(j, s)| (j, s.to_bits())).collect();
+        assert_eq!(ranked, single, "{q:?}");
+    }
 }

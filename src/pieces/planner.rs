@@ -9,18 +9,19 @@ use super::reader::Pieces;
 use crate::embeddings::{CodeScorer, probe, static_words, typed_word};
 use crate::graph::{PhraseLookup, lookup_keys, phrase_lookups};
 use crate::lexical::{deletes_key, query_keys, typed_term, word_neighbour_terms};
-use crate::search::{misspelt, static_query_vector};
+use crate::search::{misspelt, searched_part, static_query_vector};
 use crate::text::{is_neighbour, lexicon_candidates, terms};
 use crate::{Error, Result};
 
 impl Pieces {
-    /// The pieces `question` needs that are not loaded yet, in name order: the term pieces of
-    /// its keys and expansions and the phrase pieces of its candidate phrases; once none of
+    /// The pieces `question` needs that are not loaded yet (those of the part that is searched,
+    /// [`searched_part`]), in name order: the term pieces of its keys and expansions and the phrase pieces of its candidate phrases; once none of
     /// those is missing, the cluster pieces its static vector probes. Empty when
     /// [`Pieces::search`] can rank it. A misspelt word's neighbours are known only from the
     /// pieces of earlier rounds, so a caller asks again after adding each round's pieces (five
     /// rounds at most; usually two).
     pub fn missing(&self, question: &str) -> Vec<PieceId> {
+        let question = searched_part(question, self.meta().language);
         let of = |kind| move |number| PieceId { kind, number };
         let mut out: Vec<PieceId> = self
             .missing_term_pieces(question)

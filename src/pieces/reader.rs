@@ -20,7 +20,7 @@ use crate::lexical::{
 };
 use crate::search::{
     HybridQuery, IndexReader, Mode, RetrieveOptions, bm25_scores, bm25_upper_bound, check_options,
-    excerpt, hybrid, mask_disallowed, top_k_within,
+    excerpt, hybrid, mask_disallowed, searched_part, top_k_within,
 };
 use crate::text::{Language, is_neighbour};
 use crate::{Error, Result};
@@ -631,7 +631,8 @@ impl Pieces {
         Ok(out)
     }
 
-    /// Ranks passages for `question` in `opts.mode` ([`Mode::Bm25`], [`crate::search::bm25_scores`];
+    /// Ranks passages for `question` (the part of it that is searched, [`searched_part`]) in
+    /// `opts.mode` ([`Mode::Bm25`], [`crate::search::bm25_scores`];
     /// [`Mode::Hybrid`], [`crate::search::hybrid`], seeding the query entities that are phrase
     /// nodes) with `opts`' static weight, phrase weight and `top_k`: the (passage, score) pairs
     /// that [`crate::Retriever::retrieve`] gives on the single file with the same options and
@@ -666,6 +667,7 @@ impl Pieces {
         allowed_pages: Option<&[u32]>,
     ) -> Result<Vec<(usize, f64)>> {
         check_options(opts)?;
+        let question = searched_part(question, self.meta.language);
         let allowed = allowed_pages
             .map(|pages| self.passages_of_pages(pages))
             .transpose()?;
@@ -711,6 +713,7 @@ impl Pieces {
     /// [`Error::InvalidRequest`] when a piece the question needs is not loaded
     /// ([`Pieces::missing`]).
     pub fn bm25_upper_bound(&self, question: &str) -> Result<f64> {
+        let question = searched_part(question, self.meta.language);
         if let Some(&piece) = self.missing(question).first() {
             let name = self.name(piece).unwrap_or_default();
             return Err(Error::InvalidRequest(format!(

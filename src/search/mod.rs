@@ -8,6 +8,7 @@
 mod excerpt;
 mod fusion;
 mod options;
+mod question;
 mod ranking;
 mod reader;
 mod retriever;
@@ -27,6 +28,7 @@ pub use options::{
     HYBRID_DENSE_WEIGHT, HYBRID_STATIC_WEIGHT, Mode, PUSH_EPSILON, PprMethod, RetrieveOptions,
     parse_option,
 };
+pub use question::{MAX_QUESTION_TERMS, counted_terms, searched_part};
 pub use ranking::{
     Hybrid, HybridQuery, bm25_query, bm25_scores, bm25_upper_bound, check_allowed, check_options,
     has_graph_share, hybrid, is_question_stopword, misspelt, static_query_vector, static_scores,

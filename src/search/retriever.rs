@@ -31,6 +31,7 @@ use std::borrow::Cow;
 
 use super::excerpt::excerpt;
 use super::options::{Mode, PUSH_EPSILON, PprMethod, RetrieveOptions};
+use super::question::searched_part;
 use super::ranking::{HybridQuery, bm25_scores, check_options, has_graph_share, hybrid};
 use super::reader::IndexReader;
 use crate::embeddings::{CodeScorer, HASHED_NGRAM_ID, StaticVocabulary};
@@ -201,9 +202,10 @@ impl Retriever {
         &self.index
     }
 
-    /// Query entities found by the built-in extractor ([`crate::graph`]).
+    /// Query entities found by the built-in extractor ([`crate::graph`]) in the part of
+    /// `question` that is searched ([`searched_part`]).
     pub fn extract_entities(&self, question: &str) -> Vec<String> {
-        crate::graph::extract_query_entities(question, &self.index)
+        crate::graph::extract_query_entities(searched_part(question, self.language()), &self.index)
     }
 
     /// Prepares a question the way every caller does (HippoRAG's `retrieve`: NER, then one
@@ -246,7 +248,7 @@ impl Retriever {
         match opts.mode {
             Mode::Dense => self.dense(q, opts, None),
             Mode::Bm25 => {
-                let scores = bm25_scores(self, question(q)?)?;
+                let scores = bm25_scores(self, question(q, self.language())?)?;
                 let top = top_k(&scores, opts.top_k);
                 Ok(RetrieveResult {
                     mode: Mode::Bm25,
@@ -408,7 +410,7 @@ impl Retriever {
     /// and the explanation's phrases and contributions from the seeds' whole walk (the PPR
     /// vectors keep only each seed's best passages).
     fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
-        let question = question(q)?;
+        let question = question(q, self.language())?;
         let dense = match q.query_embedding {
             Some(qe)
                 if opts.dense_weight > 0.0 && self.index.header.encoder.id != HASHED_NGRAM_ID =>
@@ -536,9 +538,10 @@ impl Retriever {
     }
 }
 
-/// The question of `q`, which the `bm25` and `hybrid` modes analyse.
-fn question<'a>(q: &QueryInput<'a>) -> Result<&'a str> {
+/// The part of `q`'s question that the `bm25` and `hybrid` modes analyse ([`searched_part`]).
+fn question<'a>(q: &QueryInput<'a>, language: Language) -> Result<&'a str> {
     q.question
+        .map(|question| searched_part(question, language))
         .ok_or_else(|| Error::InvalidRequest("bm25 and hybrid modes need the question".into()))
 }
 

@@ -24,4 +24,4 @@ pub use names::{
     name_end, name_share,
 };
 pub use normalize::{fold_latin_accents, nfc, normalize_phrase, tokens};
-pub use script::{is_cjk, is_han};
+pub use script::{is_cjk, is_han, is_lexicon_char};

@@ -80,7 +80,7 @@ pub(super) fn is_hebrew(c: char) -> bool {
 }
 
 /// A character of Thai, Lao, Khmer or Burmese (their blocks, as the units below read them).
-pub(super) fn is_lexicon_char(c: char) -> bool {
+pub fn is_lexicon_char(c: char) -> bool {
     matches!(c, '\u{0E00}'..='\u{0EFF}' | '\u{1780}'..='\u{17FF}' | '\u{19E0}'..='\u{19FF}' | '\u{1000}'..='\u{109F}' | '\u{AA60}'..='\u{AA7F}' | '\u{A9E0}'..='\u{A9FF}')
 }
 
