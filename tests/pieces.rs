@@ -14,7 +14,7 @@ use hipporag_indexer::graph::BuildOptions;
 use hipporag_indexer::pieces::{self, PieceCounts, PieceDir, PieceOptions};
 use hipporag_wasm::embeddings::HashedNgramEncoder;
 use hipporag_wasm::index::IndexData;
-use hipporag_wasm::pieces::{PieceId, PieceKind, parse_meta_name};
+use hipporag_wasm::pieces::{PieceId, PieceKind, Pieces, parse_meta_name};
 use hipporag_wasm::search::{Mode, RetrieveOptions, Retriever};
 
 fn musique() -> IndexData {
@@ -64,6 +64,20 @@ fn on_disk(data: &IndexData) -> (tempfile::TempDir, PieceDir, String) {
     }
     let dir = PieceDir::new(tmp.path());
     (tmp, dir, files.meta.name)
+}
+
+/// `question` as a fresh page's first search: the index of meta piece `meta` in `dir` with
+/// every piece the question needs loaded, and the names of those pieces in fetch order.
+fn first_search(dir: &PieceDir, meta: &str, question: &str) -> (Pieces, Vec<String>) {
+    let mut index = dir.open(meta).unwrap();
+    let mut names = Vec::new();
+    index
+        .load(question, &mut |name: &str| {
+            names.push(name.to_string());
+            dir.read(name)
+        })
+        .unwrap();
+    (index, names)
 }
 
 /// Piece `number` of `kind`.
@@ -755,14 +769,7 @@ fn a_language_read_in_pairs_gets_smaller_term_pieces_and_a_first_search_fetches_
             .collect();
         let dir = PieceDir::new(tmp.path());
         for q in &questions {
-            let mut index = dir.open(&files.meta.name).unwrap();
-            let mut fetched = Vec::new();
-            index
-                .load(q, &mut |name: &str| {
-                    fetched.push(name.to_string());
-                    dir.read(name)
-                })
-                .unwrap();
+            let (index, fetched) = first_search(&dir, &files.meta.name, q);
             term_bytes[k] += fetched
                 .iter()
                 .filter(|n| PieceKind::of_name(n) == Some(PieceKind::Term))
@@ -858,14 +865,7 @@ fn long_questions_are_searched_in_part(data_: &IndexData, questions: &[String]) 
             "{part:?} of {q:?}"
         );
         let fetched = |question: &str| {
-            let mut index = dir.open(&meta).unwrap();
-            let mut names = Vec::new();
-            index
-                .load(question, &mut |name: &str| {
-                    names.push(name.to_string());
-                    dir.read(name)
-                })
-                .unwrap();
+            let (mut index, mut names) = first_search(&dir, &meta, question);
             names.sort();
             let ranked = dir.search(&mut index, question, &opts).unwrap();
             (names, ranked)
