@@ -122,6 +122,19 @@ wasm_opt() {
     --enable-mutable-globals --enable-simd "$file" -o "$file" || echo "wasm-opt failed on $file; keeping it unoptimised"
 }
 
+# wasm_opt in the background, so that the next module compiles meanwhile (wasm-opt and a fat-LTO
+# link each keep about one core busy); wasm_opt_wait waits for every one started.
+WASM_OPT_PIDS=()
+wasm_opt_bg() {
+  wasm_opt "$@" &
+  WASM_OPT_PIDS+=("$!")
+}
+wasm_opt_wait() {
+  local pid
+  for pid in "${WASM_OPT_PIDS[@]}"; do wait "$pid"; done
+  WASM_OPT_PIDS=()
+}
+
 # The nightly toolchain, pinned so that the wasm modules' bytes do not move with nightly: it
 # rebuilds std from source for every wasm module (its rust-src, wasm_std_build) and builds the
 # fuzz targets (fuzz).
@@ -160,30 +173,30 @@ build_wasm() {
   wasm_std_build hipporag-wasm wasm-release ""
   rm -rf pkg && mkdir -p pkg
   wasm_bindgen_web wasm-release hipporag_wasm pkg
-  wasm_opt pkg/hipporag_wasm_bg.wasm -Oz
+  wasm_opt_bg pkg/hipporag_wasm_bg.wasm -Oz
   # The index in pieces' small search module (search/, the core without the retriever's API),
   # built for size: std's size-optimised code paths too (its sorts among them; every sort on
   # the search path compares by a total order, so the rankings are the same).
   wasm_std_build hipporag-pieces-wasm wasm-pieces optimize_for_size
   wasm_bindgen_web wasm-pieces hipporag_pieces_wasm pkg
   # --converge: -Oz again until the module stops shrinking (docs/benchmarks.md has the bytes).
-  wasm_opt pkg/hipporag_pieces_wasm_bg.wasm -Oz --converge
+  wasm_opt_bg pkg/hipporag_pieces_wasm_bg.wasm -Oz --converge
   # The same with every Snowball stemmer (German, French, Arabic, …; the `snowball` feature),
   # which `hipporag site` serves under the small module's names to a site in such a language.
   wasm_std_build hipporag-pieces-wasm wasm-pieces optimize_for_size --features snowball
   wasm-bindgen --target web --out-dir pkg --out-name hipporag_pieces_wasm_snowball \
     target/wasm-std/wasm32-unknown-unknown/wasm-pieces/hipporag_pieces_wasm.wasm
-  wasm_opt pkg/hipporag_pieces_wasm_snowball_bg.wasm -Oz --converge
+  wasm_opt_bg pkg/hipporag_pieces_wasm_snowball_bg.wasm -Oz --converge
   # And with Snowball 3.0's thirteen that rust-stemmers lacks too (Polish, Hindi, Catalan, …;
   # the `snowball3` feature), for a site with a page in one of them.
   wasm_std_build hipporag-pieces-wasm wasm-pieces optimize_for_size --features snowball3
   wasm-bindgen --target web --out-dir pkg --out-name hipporag_pieces_wasm_snowball3 \
     target/wasm-std/wasm32-unknown-unknown/wasm-pieces/hipporag_pieces_wasm.wasm
-  wasm_opt pkg/hipporag_pieces_wasm_snowball3_bg.wasm -Oz --converge
+  wasm_opt_bg pkg/hipporag_pieces_wasm_snowball3_bg.wasm -Oz --converge
   # The in-browser indexer's own wasm module (loaded only when a user indexes): pkg/indexer/.
   wasm_std_build hipporag-indexer-wasm release ""
   wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer
-  wasm_opt pkg/indexer/hipporag_indexer_wasm_bg.wasm -Oz
+  wasm_opt_bg pkg/indexer/hipporag_indexer_wasm_bg.wasm -Oz
   # The same with jieba, for Chinese files (pkg/indexer-zh/: the page loads it instead when the
   # files are Chinese). jieba-rs's dictionary is zstd-compressed by zstd's C library: clang and
   # llvm-ar build it for wasm32.
@@ -191,13 +204,14 @@ build_wasm() {
   CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar \
     wasm_std_build hipporag-indexer-wasm release "" --features jieba
   wasm_bindgen_web release hipporag_indexer_wasm pkg/indexer-zh
-  wasm_opt pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -Oz
+  wasm_opt_bg pkg/indexer-zh/hipporag_indexer_wasm_bg.wasm -Oz
   # The all-MiniLM-L6-v2 encoder's own wasm module (candle + tokenizers): pkg/minilm/.
   wasm_std_build hipporag-minilm release "" "${TEST_CARGO_CONFIG[@]}"
   wasm_bindgen_web release hipporag_minilm pkg/minilm
   # (About a minute for npm's wasm-opt on this 4 MB module, for 13% fewer bytes: skipped by the
   # test run, which sets SKIP_ENCODER_WASM_OPT=1.)
-  [ -n "${SKIP_ENCODER_WASM_OPT:-}" ] || wasm_opt pkg/minilm/hipporag_minilm_bg.wasm -O3
+  [ -n "${SKIP_ENCODER_WASM_OPT:-}" ] || wasm_opt_bg pkg/minilm/hipporag_minilm_bg.wasm -O3
+  wasm_opt_wait
   cp www/hipporag.js pkg/hipporag.js
   cp www/hipporag.d.ts pkg/hipporag.d.ts
   site_assets
@@ -570,10 +584,11 @@ run_tests() {
   export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
   export CARGO_PROFILE_WASM_RELEASE_LTO=true CARGO_PROFILE_WASM_RELEASE_CODEGEN_UNITS=1
   # candle-transformers (every model candle has; the encoder runs BERT's forward pass, whose work
-  # is in candle-core's and candle-nn's kernels) at opt-level 1 in the test's three builds of the
-  # encoder (native tests, the package, its wasm module): 78 s of one core instead of 135, the
-  # last unit of each, and the same vectors (docs/testing.md). Shipped builds keep opt-level 3.
-  TEST_CARGO_CONFIG=(--config 'profile.release.package.candle-transformers.opt-level=1')
+  # is in candle-core's and candle-nn's kernels) at opt-level 0 in the test's three builds of the
+  # encoder (native tests, the package, its wasm module): 28 s of one core instead of 113 at
+  # opt-level 1, the last unit of each, and the same vectors at the same speed (docs/testing.md).
+  # Shipped builds keep opt-level 3.
+  TEST_CARGO_CONFIG=(--config 'profile.release.package.candle-transformers.opt-level=0')
   local all_start=$SECONDS
   timed "install what the tests need" test_deps
   timed setup setup
