@@ -6,7 +6,7 @@ mod common;
 
 use common::data;
 use hipporag_indexer::corpus::read_corpus;
-use hipporag_indexer::eval::{EvalSet, evaluate, load_questions};
+use hipporag_indexer::eval::{EvalSet, evaluate, hybrid_features, load_questions};
 use hipporag_indexer::graph::{BuildOptions, GraphBuilder};
 use hipporag_indexer::openie::import_openie;
 use hipporag_wasm::embeddings::Quantization;
@@ -217,4 +217,59 @@ fn exact_phrase_matches_link_as_the_full_scan_does() {
         exact_matches * 2 > total,
         "most built-in entities are phrase nodes"
     );
+}
+
+/// `hipporag eval --features`: each question's candidates, ordered by their hybrid score, are
+/// the hybrid ranking `evaluate` gives, and their shares are the mix's inputs (b sums to at
+/// most 1 over the candidates, as over every passage; g too).
+#[test]
+fn hybrid_features_give_back_the_hybrid_ranking() {
+    let r = Retriever::from_bytes(&build(Quantization::Int8).to_bytes()).unwrap();
+    let enc = HashedNgramEncoder::default();
+    let questions = load_questions(&data("musique_train/musique_train.json"), r.index()).unwrap();
+    let set = EvalSet {
+        ks: &[5],
+        ..Default::default()
+    };
+    let (_, runs) = evaluate(&r, &enc, &questions, &[Mode::Hybrid], &set).unwrap();
+    let lines = hybrid_features(&r, &enc, &questions, &set.options, None).unwrap();
+    let lines: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), questions.len());
+    for ((line, q), run) in lines.iter().zip(&questions).zip(&runs[0]) {
+        assert_eq!(line["id"], q.id.as_str());
+        let mut c: Vec<(u64, f64, f64, f64)> = line["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                let f = |k: &str| x[k].as_f64().unwrap();
+                (x["id"].as_u64().unwrap(), f("mix"), f("b"), f("g"))
+            })
+            .collect();
+        assert!(c.iter().map(|x| x.2).sum::<f64>() <= 1.0 + 1e-9, "{}", q.id);
+        assert!(c.iter().map(|x| x.3).sum::<f64>() <= 1.0 + 1e-9, "{}", q.id);
+        c.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        // serde_json reads a float to within an ulp (its `float_roundtrip` feature is off), and
+        // the leader's move ranks a passage one float above another: the scores must agree to
+        // 1e-12, the ids wherever the scores differ by more.
+        assert_eq!(run.ranking.len(), 5);
+        for (i, (&id, &score)) in run.ranking.iter().zip(&run.scores).enumerate() {
+            assert!((c[i].1 - score).abs() <= 1e-12 * score, "{} rank {i}", q.id);
+            let tied = c
+                .iter()
+                .filter(|x| (x.1 - score).abs() <= 1e-12 * score)
+                .count()
+                > 1;
+            assert!(
+                tied || c[i].0 == u64::from(id),
+                "{} rank {i}: {:?} vs {:?}",
+                q.id,
+                &c[..5],
+                run.ranking
+            );
+        }
+    }
 }

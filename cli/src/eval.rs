@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 use hipporag_indexer::Result;
 use hipporag_indexer::eval::{
-    EvalQuestion, EvalSet, ModeRecall, QuestionRun, evaluate, gold_ranks, load_page_questions,
-    load_questions,
+    EvalQuestion, EvalSet, ModeRecall, QuestionRun, evaluate, gold_ranks, hybrid_features,
+    load_page_questions, load_questions,
 };
 use hipporag_wasm::Index;
 use hipporag_wasm::search::{Mode, RetrieveOptions};
@@ -69,6 +69,12 @@ pub(crate) struct EvalArgs {
     /// entities, ranking, scores}]}]` (passage ids, best first; pages with `--pages`).
     #[arg(long)]
     pub(crate) rankings: Option<PathBuf>,
+    /// Write the hybrid ranking's inputs of every question to this file, one JSON object per
+    /// line (`hipporag_indexer::eval::hybrid_features`: each candidate passage's BM25 score,
+    /// passage share, graph share and hybrid score, the question's graph weight, name factor
+    /// and seeds), for bench/learn_ranking.py.
+    #[arg(long)]
+    pub(crate) features: Option<PathBuf>,
 }
 
 pub(crate) fn run(a: EvalArgs) -> Result<()> {
@@ -108,6 +114,10 @@ pub(crate) fn run(a: EvalArgs) -> Result<()> {
     }
     if let Some(path) = &a.rankings {
         write_rankings(path, &table, &runs)?;
+    }
+    if let Some(path) = &a.features {
+        let lines = hybrid_features(&r, encoder.as_ref(), &questions, &set.options, pages)?;
+        hipporag_indexer::files::write_atomic(path, lines.as_bytes())?;
     }
     if a.json {
         println!(

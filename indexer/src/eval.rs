@@ -227,6 +227,83 @@ pub struct EvalSet<'a> {
     pub pages: Option<&'a [u32]>,
 }
 
+/// How many of each signal's best passages [`hybrid_features`] keeps as a question's
+/// candidates (the union of the passage share's, the graph share's and the mix's best).
+pub const FEATURE_CANDIDATES: usize = 100;
+
+/// The hybrid ranking's inputs of every question, one JSON object per line, for learning a
+/// ranking function at tuning time (bench/learn_ranking.py): `{id, question, language,
+/// terms, gold, passages, graph_weight, name_factor, seed_specificity, graph_total,
+/// candidates: [{id, page, bm25, b, g, mix}]}`, with `terms` the question's counted terms
+/// ([`hipporag_wasm::search::counted_terms`]), `gold` as [`EvalQuestion::gold`], `b` and `g`
+/// the passage and graph shares ([`hipporag_wasm::search::HybridScores`]), `mix` today's
+/// hybrid score, `page` the passage's page (its id without `pages`), `graph_total` the graph
+/// share's whole mass; candidates are the union of each signal's best
+/// [`FEATURE_CANDIDATES`] passages, by id. A question the hybrid mode cannot rank (no term,
+/// no seed) has no candidates.
+///
+/// # Errors
+/// The retriever's errors ([`Retriever::hybrid_ranking`]).
+pub fn hybrid_features(
+    retriever: &Retriever,
+    encoder: &dyn Encoder,
+    questions: &[EvalQuestion],
+    options: &RetrieveOptions,
+    pages: Option<&[u32]>,
+) -> Result<String> {
+    use hipporag_wasm::graph::top_k_positive;
+    use hipporag_wasm::search::{IndexReader, counted_terms, searched_part};
+    let opts = RetrieveOptions {
+        mode: Mode::Hybrid,
+        ..options.clone()
+    };
+    let language = retriever.language();
+    let mut out = String::new();
+    for q in questions {
+        let query = retriever.prepare_query(&q.question, None, encoder)?;
+        let h = retriever.hybrid_ranking(&query.input(), &opts)?;
+        let part = searched_part(&q.question, language);
+        let mut line = serde_json::json!({
+            "id": q.id,
+            "question": q.question,
+            "language": language,
+            "terms": counted_terms(part, language),
+            "gold": q.gold,
+            "passages": retriever.passages(),
+        });
+        if let Some(h) = h {
+            let mut ids: Vec<usize> = [&h.passage_share, &h.graph_share, &h.scores]
+                .iter()
+                .flat_map(|v| top_k_positive(v, FEATURE_CANDIDATES))
+                .map(|x| x.0)
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let candidates: Vec<serde_json::Value> = ids
+                .iter()
+                .map(|&j| {
+                    serde_json::json!({
+                        "id": j,
+                        "page": pages.map_or(j as u32, |p| p[j]),
+                        "bm25": h.bm25[j],
+                        "b": h.passage_share[j],
+                        "g": h.graph_share[j],
+                        "mix": h.scores[j],
+                    })
+                })
+                .collect();
+            line["graph_weight"] = h.graph_weight.into();
+            line["name_factor"] = h.name_factor.into();
+            line["seed_specificity"] = h.seed_specificity.into();
+            line["graph_total"] = h.graph_share.iter().sum::<f64>().into();
+            line["candidates"] = candidates.into();
+        }
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 /// Runs every question through every mode with the given encoder and built-in entity extractor.
 ///
 /// Returns the recall table (one row per mode) and the per-question rankings (per mode).

@@ -121,6 +121,10 @@ pub struct HybridScores {
     pub scores: Vec<f64>,
     /// The graph weight `w` used.
     pub graph_weight: f64,
+    /// The passage share `b` it was mixed from (`|P|` values summing to 1, or all 0).
+    pub passage_share: Vec<f64>,
+    /// The graph share `g` it was mixed from (`|P|` values summing to at most 1).
+    pub graph_share: Vec<f64>,
 }
 
 /// The passage share `b` (module docs), normalised to sum 1 over the allowed passages
@@ -306,6 +310,8 @@ pub fn hybrid_scores(
     Some(HybridScores {
         scores,
         graph_weight: weight,
+        passage_share: b,
+        graph_share: g,
     })
 }
 

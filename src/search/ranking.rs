@@ -146,6 +146,18 @@ pub struct Hybrid {
     /// The seeds, each weight its share of the score (summing to `graph_weight`); none when
     /// the graph has no share.
     pub seeds: Vec<Seed>,
+    /// The weight of every seed the query linked, before that scaling and also when the
+    /// graph has no share: each its phrase node's node specificity (HippoRAG §3.2).
+    pub seed_specificity: Vec<f64>,
+    /// The BM25 scores (`|P|` values) the passage share was made from.
+    pub bm25: Vec<f64>,
+    /// The passage share `b` (`|P|` values summing to 1, or all 0).
+    pub passage_share: Vec<f64>,
+    /// The graph share `g` (`|P|` values summing to at most 1).
+    pub graph_share: Vec<f64>,
+    /// What the question's names leave of the static weight ([`super::name_factor`], in
+    /// [0, 1]).
+    pub name_factor: f64,
 }
 
 /// Checks a filter's passage mask ([`HybridQuery::allowed`]) against an index of `passages`
@@ -250,15 +262,17 @@ pub fn hybrid(
     let dict = index
         .dictionary()
         .expect("bm25_scores checked the dictionary");
+    let names = name_factor(q.question, index.language(), dict);
     let weights = HybridWeights {
         static_weight: opts.static_weight,
         dense_weight: opts.dense_weight,
         phrase_weight: opts.phrase_weight,
-        name_factor: name_factor(q.question, index.language(), dict),
+        name_factor: names,
     };
     let Some(h) = hybrid_scores(&signals, &weighted, &weights) else {
         return Ok(None);
     };
+    let seed_specificity = seeds.iter().map(|s| s.weight).collect();
     if h.graph_weight == 0.0 {
         seeds.clear();
     }
@@ -271,6 +285,11 @@ pub fn hybrid(
         scores: h.scores,
         graph_weight: h.graph_weight,
         seeds,
+        seed_specificity,
+        bm25: lexical,
+        passage_share: h.passage_share,
+        graph_share: h.graph_share,
+        name_factor: names,
     }))
 }
 

@@ -405,11 +405,19 @@ impl Retriever {
         }))
     }
 
-    /// The `hybrid` mode through the path the index in pieces shares ([`super::hybrid`]),
-    /// with this index's extras: a neural encoder's dense scores, seeds linked by embedding,
-    /// and the explanation's phrases and contributions from the seeds' whole walk (the PPR
-    /// vectors keep only each seed's best passages).
-    fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
+    /// The `hybrid` mode's ranking of every passage, through the path the index in pieces
+    /// shares ([`super::hybrid`]), with this index's extras: a neural encoder's dense scores
+    /// and seeds linked by embedding (unless `opts.exact_seeds`). `None` when neither the
+    /// passage share nor the graph share scores a passage. Its shares and per-query signals
+    /// are what `hipporag eval --features` writes for learning a ranking.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRequest`] without a question; the index's read errors.
+    pub fn hybrid_ranking(
+        &self,
+        q: &QueryInput<'_>,
+        opts: &RetrieveOptions,
+    ) -> Result<Option<super::Hybrid>> {
         let question = question(q, self.language())?;
         let dense = match q.query_embedding {
             Some(qe)
@@ -438,7 +446,14 @@ impl Retriever {
             // The single file ranks every passage (the site's JS filters its results).
             allowed: None,
         };
-        let Some(h) = hybrid(self, &query, opts)? else {
+        hybrid(self, &query, opts)
+    }
+
+    /// The `hybrid` mode ([`Retriever::hybrid_ranking`]), with the explanation's phrases and
+    /// contributions from the seeds' whole walk (the PPR vectors keep only each seed's best
+    /// passages).
+    fn hybrid(&self, q: &QueryInput<'_>, opts: &RetrieveOptions) -> Result<RetrieveResult> {
+        let Some(h) = self.hybrid_ranking(q, opts)? else {
             return self.dense(
                 q,
                 opts,
